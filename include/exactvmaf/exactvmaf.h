@@ -1,0 +1,48 @@
+/**
+ * @file exactvmaf.h
+ * exactvmaf extensions to the libvmaf API.
+ */
+#ifndef EXACTVMAF_EXACTVMAF_H
+#define EXACTVMAF_EXACTVMAF_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct VmafContext VmafContext;
+
+/** How float ADM divides. */
+enum ExactvmafDivision {
+    /** IEEE quotient: host independent (default). */
+    EXACTVMAF_DIVISION_IEEE = 0,
+    /**
+     * The processor's RCPSS estimate refined by one Newton step, as
+     * Netflix's x86 build does: equals Netflix libvmaf on the same host.
+     * Only on x86; elsewhere vmaf_set_division() returns -ENOTSUP.
+     */
+    EXACTVMAF_DIVISION_RCP = 1,
+};
+
+/**
+ * Choose the division mode. Must be called before the first
+ * vmaf_use_feature*() call of the context. @return 0 or negative errno.
+ */
+int exactvmaf_set_division(VmafContext *vmaf, enum ExactvmafDivision division);
+
+/**
+ * Number format of vmaf_write_output(). The default, 6, is Netflix's:
+ * "%.6f", or "%.16f" for a value whose fraction starts with more than six
+ * zeros. digits in 1..16 uses digits decimals by the same rule. digits <= 0
+ * (or above 16) selects "%.17g", which round-trips every double exactly.
+ * fps stays "%.2f". @return 0 or negative errno.
+ */
+int exactvmaf_set_output_precision(VmafContext *vmaf, int digits);
+
+/** FNV-1a-64 of the raw RCPSS estimate over every mantissa in [1,2); 0 off x86. */
+unsigned long long exactvmaf_rcpss_fingerprint(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,44 @@
+/* Internal accessors of VmafContext for the model and output rooms. */
+#ifndef EXACTVMAF_CONTEXT_H
+#define EXACTVMAF_CONTEXT_H
+
+#include <stdint.h>
+
+#include "libvmaf/libvmaf.h"
+#include "feature_collector.h"
+#include "dict.h"
+
+/** Order key that lists model scores after every extractor output, in first-stored order. */
+#define VMAF_ORDER_KEY_MODEL UINT64_MAX
+
+VmafFeatureCollector *vmaf_ctx_collector(VmafContext *vmaf);
+/** Frames handed in so far (pictures read, not counting the flush). */
+unsigned vmaf_ctx_frame_count(VmafContext *vmaf);
+unsigned vmaf_ctx_subsample(VmafContext *vmaf);
+/** Frames per second of the run so far (wall clock, read to flush). */
+double vmaf_ctx_fps(VmafContext *vmaf);
+/** Luma width/height of the pictures read (0 before the first). */
+unsigned vmaf_ctx_width(VmafContext *vmaf);
+unsigned vmaf_ctx_height(VmafContext *vmaf);
+
+/** Digits after the point for writers; <= 0 means %.17g (output room). */
+int vmaf_ctx_output_precision(VmafContext *vmaf);
+void vmaf_ctx_set_output_precision(VmafContext *vmaf, int digits);
+
+/**
+ * Register extractor `fex_name` with options (copied). Same as
+ * vmaf_use_feature but the dictionary is not consumed.
+ */
+int vmaf_ctx_use_feature(VmafContext *vmaf, const char *fex_name, const VmafDict *opts);
+
+/**
+ * The collector name under which the output `feature_name` (canonical, e.g.
+ * "VMAF_feature_adm2_score") is stored when its extractor runs with `opts`.
+ * malloc'd; NULL when no extractor provides the feature.
+ */
+char *vmaf_fex_output_name(const char *feature_name, const VmafDict *opts);
+
+/** Name of the extractor providing feature_name, or NULL. */
+const char *vmaf_fex_name_for_feature(const char *feature_name);
+
+#endif

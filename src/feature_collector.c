@@ -1,0 +1,175 @@
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "feature_collector.h"
+
+struct VmafFeatureCollector {
+    VmafFeatureVector *vec;   /* kept sorted by order_key */
+    unsigned cnt, capacity;
+    unsigned frames;
+    pthread_mutex_t lock;
+};
+
+int vmaf_fc_create(VmafFeatureCollector **fc)
+{
+    if (!fc) return -EINVAL;
+    VmafFeatureCollector *c = calloc(1, sizeof(*c));
+    if (!c) return -ENOMEM;
+    if (pthread_mutex_init(&c->lock, NULL)) {
+        free(c);
+        return -ENOMEM;
+    }
+    *fc = c;
+    return 0;
+}
+
+void vmaf_fc_destroy(VmafFeatureCollector *fc)
+{
+    if (!fc) return;
+    for (unsigned i = 0; i < fc->cnt; i++) {
+        free(fc->vec[i].name);
+        free(fc->vec[i].value);
+        free(fc->vec[i].written);
+    }
+    free(fc->vec);
+    pthread_mutex_destroy(&fc->lock);
+    free(fc);
+}
+
+uint64_t vmaf_fc_order_key(unsigned call_index, unsigned ordinal, unsigned seq)
+{
+    /* 32 bits of frame index, 12 of ordinal, 20 of sequence. */
+    return ((uint64_t)call_index << 32) | ((uint64_t)(ordinal & 0xfff) << 20) |
+           (uint64_t)(seq & 0xfffff);
+}
+
+static VmafFeatureVector *find(VmafFeatureCollector *fc, const char *name)
+{
+    for (unsigned i = 0; i < fc->cnt; i++)
+        if (!strcmp(fc->vec[i].name, name)) return &fc->vec[i];
+    return NULL;
+}
+
+static VmafFeatureVector *find_or_add(VmafFeatureCollector *fc, const char *name,
+                                      uint64_t order_key)
+{
+    VmafFeatureVector *v = find(fc, name);
+    if (v) {
+        if (order_key < v->order_key) {
+            /* An earlier frame call emitted it: move it up. */
+            VmafFeatureVector tmp = *v;
+            unsigned at = (unsigned)(v - fc->vec);
+            memmove(&fc->vec[at], &fc->vec[at + 1], (fc->cnt - at - 1) * sizeof(*v));
+            fc->cnt--;
+            tmp.order_key = order_key;
+            unsigned pos = 0;
+            while (pos < fc->cnt && fc->vec[pos].order_key <= order_key) pos++;
+            memmove(&fc->vec[pos + 1], &fc->vec[pos], (fc->cnt - pos) * sizeof(*v));
+            fc->vec[pos] = tmp;
+            fc->cnt++;
+            return &fc->vec[pos];
+        }
+        return v;
+    }
+    if (fc->cnt == fc->capacity) {
+        unsigned cap = fc->capacity ? fc->capacity * 2 : 16;
+        VmafFeatureVector *n = realloc(fc->vec, cap * sizeof(*n));
+        if (!n) return NULL;
+        fc->vec = n;
+        fc->capacity = cap;
+    }
+    char *nm = strdup(name);
+    if (!nm) return NULL;
+    unsigned pos = 0;
+    while (pos < fc->cnt && fc->vec[pos].order_key <= order_key) pos++;
+    memmove(&fc->vec[pos + 1], &fc->vec[pos], (fc->cnt - pos) * sizeof(*fc->vec));
+    fc->vec[pos] = (VmafFeatureVector){ .name = nm, .order_key = order_key };
+    fc->cnt++;
+    return &fc->vec[pos];
+}
+
+static int grow(VmafFeatureVector *v, unsigned index)
+{
+    if (index < v->capacity) return 0;
+    if (index >= (1u << 30)) return -EINVAL;
+    unsigned cap = v->capacity ? v->capacity : 64;
+    while (cap <= index) cap *= 2;
+    double *val = realloc(v->value, cap * sizeof(*val));
+    if (!val) return -ENOMEM;
+    v->value = val;
+    bool *w = realloc(v->written, cap * sizeof(*w));
+    if (!w) return -ENOMEM;
+    v->written = w;
+    memset(&w[v->capacity], 0, (cap - v->capacity) * sizeof(*w));
+    v->capacity = cap;
+    return 0;
+}
+
+static int store(VmafFeatureCollector *fc, const char *name, double value,
+                 unsigned index, uint64_t order_key, bool replace)
+{
+    if (!fc || !name) return -EINVAL;
+    int err = 0;
+    pthread_mutex_lock(&fc->lock);
+    VmafFeatureVector *v = find_or_add(fc, name, order_key);
+    if (!v) {
+        err = -ENOMEM;
+        goto out;
+    }
+    err = grow(v, index);
+    if (err) goto out;
+    if (v->written[index] && !replace) {
+        err = -EINVAL;
+        goto out;
+    }
+    v->value[index] = value;
+    v->written[index] = true;
+    if (index + 1 > fc->frames) fc->frames = index + 1;
+out:
+    pthread_mutex_unlock(&fc->lock);
+    return err;
+}
+
+int vmaf_fc_append(VmafFeatureCollector *fc, const char *name, double value,
+                   unsigned index, uint64_t order_key)
+{
+    return store(fc, name, value, index, order_key, false);
+}
+
+int vmaf_fc_set(VmafFeatureCollector *fc, const char *name, double value,
+                unsigned index, uint64_t order_key)
+{
+    return store(fc, name, value, index, order_key, true);
+}
+
+int vmaf_fc_get(VmafFeatureCollector *fc, const char *name, unsigned index,
+                double *value)
+{
+    if (!fc || !name || !value) return -EINVAL;
+    int err = -EINVAL;
+    pthread_mutex_lock(&fc->lock);
+    VmafFeatureVector *v = find(fc, name);
+    if (v && index < v->capacity && v->written[index]) {
+        *value = v->value[index];
+        err = 0;
+    }
+    pthread_mutex_unlock(&fc->lock);
+    return err;
+}
+
+unsigned vmaf_fc_count(VmafFeatureCollector *fc)
+{
+    return fc ? fc->cnt : 0;
+}
+
+const VmafFeatureVector *vmaf_fc_at(VmafFeatureCollector *fc, unsigned i)
+{
+    return fc && i < fc->cnt ? &fc->vec[i] : NULL;
+}
+
+unsigned vmaf_fc_frame_count(VmafFeatureCollector *fc)
+{
+    return fc ? fc->frames : 0;
+}

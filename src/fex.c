@@ -1,0 +1,139 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "context.h"
+#include "fex_internal.h"
+#include "log.h"
+
+int vmaf_fex_create(VmafFex **out, const VmafFeatureExtractor *desc,
+                    const VmafDict *opts, const VmafFexEnv *env,
+                    VmafFeatureCollector *fc, unsigned ordinal)
+{
+    if (!out || !desc) return -EINVAL;
+    int err = -ENOMEM;
+    VmafFex *fex = calloc(1, sizeof(*fex));
+    if (!fex) return -ENOMEM;
+    fex->desc = desc;
+    fex->fc = fc;
+    fex->ordinal = ordinal;
+    if (env) fex->env = *env;
+    if (desc->priv_size) {
+        fex->priv = calloc(1, desc->priv_size);
+        if (!fex->priv) goto fail;
+    }
+    vmaf_options_set_defaults(desc->options, fex->priv);
+    if (opts && opts->cnt && !desc->options) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s takes no options (got \"%s\")",
+                 desc->name, opts->entry[0].key);
+        err = -EINVAL;
+        goto fail;
+    }
+    err = vmaf_options_apply(desc->name, desc->options, fex->priv, opts);
+    if (err) goto fail;
+
+    for (const char *const *p = desc->provided_features; p && *p; p++) {
+        char *name = vmaf_option_feature_name(*p, desc->options, fex->priv);
+        if (!name) {
+            err = -ENOMEM;
+            goto fail;
+        }
+        err = vmaf_dict_set(&fex->names, *p, name);
+        free(name);
+        if (err) goto fail;
+    }
+    *out = fex;
+    return 0;
+fail:
+    vmaf_dict_free(&fex->names);
+    free(fex->priv);
+    free(fex);
+    return err;
+}
+
+int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                  unsigned w, unsigned h)
+{
+    if (!fex->desc->init) return 0;
+    return fex->desc->init(fex, pix_fmt, bpc, w, h);
+}
+
+int vmaf_fex_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                     unsigned index)
+{
+    fex->call_index = index;
+    fex->emit_seq = 0;
+    return fex->desc->extract(fex, ref, dist, index);
+}
+
+int vmaf_fex_flush(VmafFex *fex, unsigned call_index)
+{
+    if (!fex->desc->flush) return 0;
+    fex->call_index = call_index;
+    fex->emit_seq = 0;
+    return fex->desc->flush(fex);
+}
+
+void vmaf_fex_destroy(VmafFex *fex)
+{
+    if (!fex) return;
+    if (fex->desc->close) fex->desc->close(fex);
+    vmaf_dict_free(&fex->names);
+    free(fex->priv);
+    free(fex);
+}
+
+int vmaf_fex_emit(VmafFex *fex, const char *name, double value, unsigned index)
+{
+    if (!fex || !name) return -EINVAL;
+    const char *out = vmaf_dict_get(fex->names, name);
+    const uint64_t key = vmaf_fc_order_key(fex->call_index, fex->ordinal, fex->emit_seq++);
+    int err = vmaf_fc_append(fex->fc, out ? out : name, value, index, key);
+    if (err)
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: cannot store %s for frame %u (%d)",
+                 fex->desc->name, out ? out : name, index, err);
+    return err;
+}
+
+static void *options_obj(const VmafFeatureExtractor *desc, const VmafDict *opts,
+                         int *err)
+{
+    void *obj = calloc(1, desc->priv_size ? desc->priv_size : 1);
+    *err = -ENOMEM;
+    if (!obj) return NULL;
+    vmaf_options_set_defaults(desc->options, obj);
+    *err = vmaf_options_apply(desc->name, desc->options, obj, opts);
+    if (*err) {
+        free(obj);
+        return NULL;
+    }
+    return obj;
+}
+
+char *vmaf_fex_identity(const VmafFeatureExtractor *desc, const VmafDict *opts)
+{
+    int err;
+    void *obj = options_obj(desc, opts, &err);
+    if (!obj) return NULL;
+    char *id = vmaf_option_identity(desc->name, desc->options, obj);
+    free(obj);
+    return id;
+}
+
+char *vmaf_fex_output_name(const char *feature_name, const VmafDict *opts)
+{
+    const VmafFeatureExtractor *desc = vmaf_fex_find_by_feature(feature_name);
+    if (!desc) return NULL;
+    int err;
+    void *obj = options_obj(desc, opts, &err);
+    if (!obj) return NULL;
+    char *name = vmaf_option_feature_name(feature_name, desc->options, obj);
+    free(obj);
+    return name;
+}
+
+const char *vmaf_fex_name_for_feature(const char *feature_name)
+{
+    const VmafFeatureExtractor *desc = vmaf_fex_find_by_feature(feature_name);
+    return desc ? desc->name : NULL;
+}

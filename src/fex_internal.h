@@ -1,0 +1,29 @@
+/* Framework side of the extractor interface: instances and their calls. */
+#ifndef EXACTVMAF_FEX_INTERNAL_H
+#define EXACTVMAF_FEX_INTERNAL_H
+
+#include "feature/extractor.h"
+#include "feature_collector.h"
+
+/**
+ * Create an instance: private struct allocated and zeroed, option defaults
+ * written, opts applied (unknown option or bad value: -EINVAL, logged),
+ * output names computed. Not yet initialised.
+ */
+int vmaf_fex_create(VmafFex **fex, const VmafFeatureExtractor *desc,
+                    const VmafDict *opts, const VmafFexEnv *env,
+                    VmafFeatureCollector *fc, unsigned ordinal);
+int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                  unsigned w, unsigned h);
+int vmaf_fex_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                     unsigned index);
+int vmaf_fex_flush(VmafFex *fex, unsigned call_index);
+void vmaf_fex_destroy(VmafFex *fex);
+
+/**
+ * Identity of (extractor, options) used to merge duplicate registrations:
+ * the name with its non-default feature-parameter options. malloc'd.
+ */
+char *vmaf_fex_identity(const VmafFeatureExtractor *desc, const VmafDict *opts);
+
+#endif

@@ -1,0 +1,566 @@
+/*
+ * The context: registrations, frame scheduling over worker threads, and
+ * the libvmaf API entry points that are not about models or output.
+ *
+ * Threads: every non-temporal extractor has one instance per worker, and a
+ * frame is computed whole by one worker, so a frame's bits never depend on
+ * the thread count. Temporal extractors run on the calling thread in index
+ * order. The job queue holds at most 2 frames per worker, which bounds
+ * memory independently of the clip length.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "context.h"
+#include "export.h"
+#include "fex_internal.h"
+#include "log.h"
+#include "picture_internal.h"
+
+typedef struct Registration {
+    const VmafFeatureExtractor *desc;
+    VmafDict *opts;
+    char *identity;
+} Registration;
+
+typedef struct Job {
+    VmafPicture ref, dist;
+    unsigned index;
+} Job;
+
+typedef struct Worker {
+    VmafContext *vmaf;
+    VmafFex **inst;     /* one per registration; NULL for temporal ones */
+    pthread_t thread;
+    bool started;
+} Worker;
+
+struct VmafContext {
+    VmafConfiguration cfg;
+    enum ExactvmafDivision division;
+    int output_precision;
+    VmafFeatureCollector *fc;
+
+    Registration *reg;
+    unsigned n_reg;
+
+    /* Instances used on the calling thread: temporal ones, and all of them
+     * when there are no workers. */
+    VmafFex **inst;
+
+    Worker *worker;
+    unsigned n_workers;
+    Job *queue;
+    unsigned q_cap, q_head, q_len, busy;
+    bool stop;
+    int worker_err;
+    pthread_mutex_t lock;
+    pthread_cond_t cond_job, cond_space, cond_idle;
+    bool sync_ok;
+
+    bool started, flushed;
+    int start_err;      /* sticky: extractors could not start */
+    enum VmafPixelFormat pix_fmt;
+    unsigned bpc, w, h;
+    unsigned pic_cnt;
+    long long last_index;
+    struct timespec t_start, t_end;
+
+    VmafPictureConfiguration prealloc;
+    bool have_prealloc;
+};
+
+VmafFeatureCollector *vmaf_ctx_collector(VmafContext *vmaf) { return vmaf->fc; }
+unsigned vmaf_ctx_frame_count(VmafContext *vmaf) { return vmaf->pic_cnt; }
+unsigned vmaf_ctx_subsample(VmafContext *vmaf) { return vmaf->cfg.n_subsample; }
+unsigned vmaf_ctx_width(VmafContext *vmaf) { return vmaf->w; }
+unsigned vmaf_ctx_height(VmafContext *vmaf) { return vmaf->h; }
+int vmaf_ctx_output_precision(VmafContext *vmaf) { return vmaf->output_precision; }
+void vmaf_ctx_set_output_precision(VmafContext *vmaf, int digits)
+{
+    vmaf->output_precision = digits;
+}
+
+double vmaf_ctx_fps(VmafContext *vmaf)
+{
+    struct timespec end = vmaf->t_end;
+    if (!vmaf->flushed) clock_gettime(CLOCK_MONOTONIC, &end);
+    const double s = (double)(end.tv_sec - vmaf->t_start.tv_sec) +
+                     (double)(end.tv_nsec - vmaf->t_start.tv_nsec) * 1e-9;
+    return s > 0 ? vmaf->pic_cnt / s : 0.0;
+}
+
+VMAF_EXPORT const char *vmaf_version(void)
+{
+    return "3.2.0-exactvmaf-0.1.0";
+}
+
+VMAF_EXPORT int vmaf_init(VmafContext **out, VmafConfiguration cfg)
+{
+    if (!out) return -EINVAL;
+    if (cfg.n_threads > 256) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "n_threads %u is more than 256", cfg.n_threads);
+        return -EINVAL;
+    }
+    VmafContext *vmaf = calloc(1, sizeof(*vmaf));
+    if (!vmaf) return -ENOMEM;
+    vmaf->cfg = cfg;
+    vmaf->last_index = -1;
+    vmaf->output_precision = 6;
+    vmaf_log_set_level(cfg.log_level);
+    int err = vmaf_fc_create(&vmaf->fc);
+    if (err) goto fail;
+    if (pthread_mutex_init(&vmaf->lock, NULL)) goto fail_nomem;
+    if (pthread_cond_init(&vmaf->cond_job, NULL)) goto fail_mutex;
+    if (pthread_cond_init(&vmaf->cond_space, NULL)) goto fail_cj;
+    if (pthread_cond_init(&vmaf->cond_idle, NULL)) goto fail_cs;
+    vmaf->sync_ok = true;
+    *out = vmaf;
+    return 0;
+fail_cs:
+    pthread_cond_destroy(&vmaf->cond_space);
+fail_cj:
+    pthread_cond_destroy(&vmaf->cond_job);
+fail_mutex:
+    pthread_mutex_destroy(&vmaf->lock);
+fail_nomem:
+    err = -ENOMEM;
+fail:
+    vmaf_fc_destroy(vmaf->fc);
+    free(vmaf);
+    return err;
+}
+
+VMAF_EXPORT int exactvmaf_set_division(VmafContext *vmaf, enum ExactvmafDivision division)
+{
+    if (!vmaf) return -EINVAL;
+    if (division != EXACTVMAF_DIVISION_IEEE && division != EXACTVMAF_DIVISION_RCP)
+        return -EINVAL;
+    if (vmaf->n_reg) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "the division mode must be set before features are registered");
+        return -EINVAL;
+    }
+#if !(defined(__x86_64__) || defined(__i386__) || defined(_M_X64))
+    if (division == EXACTVMAF_DIVISION_RCP) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "rcp division needs an x86 processor");
+        return -ENOTSUP;
+    }
+#endif
+    vmaf->division = division;
+    return 0;
+}
+
+int vmaf_ctx_use_feature(VmafContext *vmaf, const char *fex_name, const VmafDict *opts)
+{
+    if (!vmaf || !fex_name) return -EINVAL;
+    if (vmaf->started) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "features must be registered before the first picture");
+        return -EINVAL;
+    }
+    const VmafFeatureExtractor *desc = vmaf_fex_find(fex_name);
+    if (!desc) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "unknown feature extractor \"%s\"", fex_name);
+        return -EINVAL;
+    }
+    /* Check the options now, so that a bad one fails at registration. */
+    VmafFex *probe = NULL;
+    const VmafFexEnv env = { .division = vmaf->division };
+    int err = vmaf_fex_create(&probe, desc, opts, &env, vmaf->fc, 0);
+    if (err) return err;
+    vmaf_fex_destroy(probe);
+
+    char *id = vmaf_fex_identity(desc, opts);
+    if (!id) return -ENOMEM;
+    for (unsigned i = 0; i < vmaf->n_reg; i++) {
+        if (strcmp(vmaf->reg[i].identity, id)) continue;
+        /* Same outputs: one instance. Options that do not rename outputs
+         * (debug) are merged, later registrations winning. */
+        free(id);
+        VmafDict *merged = NULL;
+        err = vmaf_dict_merge(vmaf->reg[i].opts, opts, &merged);
+        if (err) return err;
+        vmaf_dict_free(&vmaf->reg[i].opts);
+        vmaf->reg[i].opts = merged;
+        return 0;
+    }
+    Registration *r = realloc(vmaf->reg, (vmaf->n_reg + 1) * sizeof(*r));
+    if (!r) {
+        free(id);
+        return -ENOMEM;
+    }
+    vmaf->reg = r;
+    Registration *n = &vmaf->reg[vmaf->n_reg];
+    *n = (Registration){ .desc = desc, .identity = id };
+    err = vmaf_dict_copy(opts, &n->opts);
+    if (err) {
+        free(id);
+        return err;
+    }
+    vmaf->n_reg++;
+    return 0;
+}
+
+VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
+                                 VmafFeatureDictionary *opts_dict)
+{
+    VmafDict *d = (VmafDict *)opts_dict;
+    int err = vmaf_ctx_use_feature(vmaf, feature_name, d);
+    vmaf_dict_free(&d);
+    return err;
+}
+
+VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
+                                          double value, unsigned index)
+{
+    if (!vmaf || !feature_name) return -EINVAL;
+    return vmaf_fc_append(vmaf->fc, feature_name, value, index,
+                          vmaf_fc_order_key(index, 0xfff, 0));
+}
+
+static bool is_temporal(const Registration *r)
+{
+    return r->desc->flags & VMAF_FEX_TEMPORAL;
+}
+
+static void destroy_instances(VmafFex **inst, unsigned n)
+{
+    if (!inst) return;
+    for (unsigned i = 0; i < n; i++) vmaf_fex_destroy(inst[i]);
+    free(inst);
+}
+
+/* Instances for one thread: temporal ones only on the calling thread. */
+static int create_instances(VmafContext *vmaf, VmafFex ***out, bool temporal,
+                            bool non_temporal)
+{
+    VmafFex **inst = calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(*inst));
+    if (!inst) return -ENOMEM;
+    const VmafFexEnv env = { .division = vmaf->division };
+    int err = 0;
+    for (unsigned i = 0; i < vmaf->n_reg; i++) {
+        const Registration *r = &vmaf->reg[i];
+        if (is_temporal(r) ? !temporal : !non_temporal) continue;
+        err = vmaf_fex_create(&inst[i], r->desc, r->opts, &env, vmaf->fc, i);
+        if (err) goto fail;
+        err = vmaf_fex_init(inst[i], vmaf->pix_fmt, vmaf->bpc, vmaf->w, vmaf->h);
+        if (err) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: cannot start on %ux%u %u-bit pictures (%s)",
+                     r->desc->name, vmaf->w, vmaf->h, vmaf->bpc, strerror(-err));
+            goto fail;
+        }
+    }
+    *out = inst;
+    return 0;
+fail:
+    destroy_instances(inst, vmaf->n_reg);
+    return err;
+}
+
+static bool skip_by_subsample(const VmafContext *vmaf, const Registration *r,
+                              unsigned index)
+{
+    return !is_temporal(r) && vmaf->cfg.n_subsample > 1 &&
+           index % vmaf->cfg.n_subsample;
+}
+
+static int extract_frame(VmafContext *vmaf, VmafFex **inst, const Job *job,
+                         bool temporal)
+{
+    for (unsigned i = 0; i < vmaf->n_reg; i++) {
+        if (!inst[i] || is_temporal(&vmaf->reg[i]) != temporal) continue;
+        if (skip_by_subsample(vmaf, &vmaf->reg[i], job->index)) continue;
+        int err = vmaf_fex_extract(inst[i], &job->ref, &job->dist, job->index);
+        if (err) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s failed on frame %u (%s)",
+                     vmaf->reg[i].desc->name, job->index, strerror(-err));
+            return err;
+        }
+    }
+    return 0;
+}
+
+static void *worker_main(void *arg)
+{
+    Worker *wk = arg;
+    VmafContext *vmaf = wk->vmaf;
+    pthread_mutex_lock(&vmaf->lock);
+    for (;;) {
+        while (!vmaf->q_len && !vmaf->stop) pthread_cond_wait(&vmaf->cond_job, &vmaf->lock);
+        if (!vmaf->q_len && vmaf->stop) break;
+        Job job = vmaf->queue[vmaf->q_head];
+        vmaf->q_head = (vmaf->q_head + 1) % vmaf->q_cap;
+        vmaf->q_len--;
+        vmaf->busy++;
+        const bool failed = vmaf->worker_err != 0;
+        pthread_cond_signal(&vmaf->cond_space);
+        pthread_mutex_unlock(&vmaf->lock);
+
+        /* After a failure the remaining frames are dropped, not computed. */
+        int err = failed ? 0 : extract_frame(vmaf, wk->inst, &job, false);
+        vmaf_picture_unref(&job.ref);
+        vmaf_picture_unref(&job.dist);
+
+        pthread_mutex_lock(&vmaf->lock);
+        if (err && !vmaf->worker_err) vmaf->worker_err = err;
+        vmaf->busy--;
+        if (!vmaf->q_len && !vmaf->busy) pthread_cond_broadcast(&vmaf->cond_idle);
+    }
+    pthread_mutex_unlock(&vmaf->lock);
+    return NULL;
+}
+
+static void stop_workers(VmafContext *vmaf)
+{
+    if (!vmaf->worker) return;
+    pthread_mutex_lock(&vmaf->lock);
+    vmaf->stop = true;
+    pthread_cond_broadcast(&vmaf->cond_job);
+    pthread_mutex_unlock(&vmaf->lock);
+    for (unsigned i = 0; i < vmaf->n_workers; i++)
+        if (vmaf->worker[i].started) pthread_join(vmaf->worker[i].thread, NULL);
+    /* Frames still queued after a failure are released here. */
+    while (vmaf->q_len) {
+        Job *j = &vmaf->queue[vmaf->q_head];
+        vmaf_picture_unref(&j->ref);
+        vmaf_picture_unref(&j->dist);
+        vmaf->q_head = (vmaf->q_head + 1) % vmaf->q_cap;
+        vmaf->q_len--;
+    }
+    for (unsigned i = 0; i < vmaf->n_workers; i++)
+        destroy_instances(vmaf->worker[i].inst, vmaf->n_reg);
+    free(vmaf->worker);
+    vmaf->worker = NULL;
+    free(vmaf->queue);
+    vmaf->queue = NULL;
+}
+
+static bool any_non_temporal(const VmafContext *vmaf)
+{
+    for (unsigned i = 0; i < vmaf->n_reg; i++)
+        if (!is_temporal(&vmaf->reg[i])) return true;
+    return false;
+}
+
+static int start(VmafContext *vmaf, const VmafPicture *ref)
+{
+    vmaf->pix_fmt = ref->pix_fmt;
+    vmaf->bpc = ref->bpc;
+    vmaf->w = ref->w[0];
+    vmaf->h = ref->h[0];
+    clock_gettime(CLOCK_MONOTONIC, &vmaf->t_start);
+
+    const bool threaded = vmaf->cfg.n_threads > 0 && any_non_temporal(vmaf);
+    int err = create_instances(vmaf, &vmaf->inst, true, !threaded);
+    if (err) return err;
+    if (!threaded) return 0;
+
+    vmaf->n_workers = vmaf->cfg.n_threads;
+    vmaf->q_cap = 2 * vmaf->n_workers;
+    vmaf->queue = calloc(vmaf->q_cap, sizeof(*vmaf->queue));
+    vmaf->worker = calloc(vmaf->n_workers, sizeof(*vmaf->worker));
+    if (!vmaf->queue || !vmaf->worker) {
+        err = -ENOMEM;
+        goto fail;
+    }
+    for (unsigned i = 0; i < vmaf->n_workers; i++) {
+        vmaf->worker[i].vmaf = vmaf;
+        err = create_instances(vmaf, &vmaf->worker[i].inst, false, true);
+        if (err) goto fail;
+    }
+    for (unsigned i = 0; i < vmaf->n_workers; i++) {
+        if (pthread_create(&vmaf->worker[i].thread, NULL, worker_main, &vmaf->worker[i])) {
+            err = -ENOMEM;
+            goto fail;
+        }
+        vmaf->worker[i].started = true;
+    }
+    return 0;
+fail:
+    stop_workers(vmaf);
+    vmaf->n_workers = 0;
+    return err;
+}
+
+static int validate(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture *dist,
+                    unsigned index)
+{
+    if (!ref->ref || !dist->ref || !ref->data[0] || !dist->data[0]) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "frame %u: pictures must come from vmaf_picture_alloc()", index);
+        return -EINVAL;
+    }
+    if (ref->pix_fmt != dist->pix_fmt || ref->bpc != dist->bpc ||
+        ref->w[0] != dist->w[0] || ref->h[0] != dist->h[0]) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "frame %u: reference is %ux%u %u-bit, distorted %ux%u %u-bit: they must match",
+                 index, ref->w[0], ref->h[0], ref->bpc, dist->w[0], dist->h[0], dist->bpc);
+        return -EINVAL;
+    }
+    if (vmaf->started && (ref->pix_fmt != vmaf->pix_fmt || ref->bpc != vmaf->bpc ||
+                          ref->w[0] != vmaf->w || ref->h[0] != vmaf->h)) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "frame %u: picture format changed mid-stream", index);
+        return -EINVAL;
+    }
+    if ((long long)index <= vmaf->last_index) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "frame index %u after %lld: indices must increase",
+                 index, vmaf->last_index);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int flush(VmafContext *vmaf)
+{
+    int err = 0;
+    if (vmaf->worker) {
+        pthread_mutex_lock(&vmaf->lock);
+        while (vmaf->q_len || vmaf->busy) pthread_cond_wait(&vmaf->cond_idle, &vmaf->lock);
+        err = vmaf->worker_err;
+        pthread_mutex_unlock(&vmaf->lock);
+        stop_workers(vmaf);
+    }
+    for (unsigned i = 0; !err && vmaf->inst && i < vmaf->n_reg; i++) {
+        if (!vmaf->inst[i] || !is_temporal(&vmaf->reg[i])) continue;
+        err = vmaf_fex_flush(vmaf->inst[i], (unsigned)(vmaf->last_index + 1));
+        if (err)
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s failed to flush (%s)",
+                     vmaf->reg[i].desc->name, strerror(-err));
+    }
+    vmaf->flushed = true;
+    clock_gettime(CLOCK_MONOTONIC, &vmaf->t_end);
+    return err;
+}
+
+VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref,
+                                   VmafPicture *dist, unsigned index)
+{
+    if (!vmaf) return -EINVAL;
+    if (!ref != !dist) return -EINVAL;
+    if (!ref) {
+        if (vmaf->flushed) return -EINVAL;
+        return flush(vmaf);
+    }
+
+    /* The library owns the pictures from here on, also on error. The same
+     * picture given as both gets a second reference for the second unref. */
+    if (ref->ref && ref->ref == dist->ref) vmaf_picture_ref(dist, ref);
+    Job job = { .ref = *ref, .dist = *dist, .index = index };
+    int err = 0;
+    if (vmaf->flushed) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "pictures read after the flush");
+        err = -EINVAL;
+    }
+    if (!err) err = validate(vmaf, ref, dist, index);
+    if (!err && !vmaf->started) {
+        if (!vmaf->n_reg) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "no feature registered before the first picture");
+            err = -EINVAL;
+        } else {
+            vmaf->started = true;
+            err = vmaf->start_err = start(vmaf, &job.ref);
+        }
+    } else if (!err && vmaf->start_err) {
+        err = vmaf->start_err;
+    }
+    if (err) {
+        /* Pictures that did not come from vmaf_picture_alloc() are not ours to free. */
+        if (job.ref.ref) {
+            vmaf_picture_unref(&job.ref);
+            memset(ref, 0, sizeof(*ref));
+        }
+        if (job.dist.ref) {
+            vmaf_picture_unref(&job.dist);
+            memset(dist, 0, sizeof(*dist));
+        }
+        return err;
+    }
+    memset(ref, 0, sizeof(*ref));
+    memset(dist, 0, sizeof(*dist));
+    vmaf->last_index = index;
+    vmaf->pic_cnt++;
+
+    err = extract_frame(vmaf, vmaf->inst, &job, true);
+    if (err || !vmaf->worker) {
+        if (!err) err = extract_frame(vmaf, vmaf->inst, &job, false);
+        vmaf_picture_unref(&job.ref);
+        vmaf_picture_unref(&job.dist);
+        return err;
+    }
+
+    pthread_mutex_lock(&vmaf->lock);
+    while (vmaf->q_len == vmaf->q_cap && !vmaf->worker_err)
+        pthread_cond_wait(&vmaf->cond_space, &vmaf->lock);
+    err = vmaf->worker_err;
+    if (!err) {
+        vmaf->queue[(vmaf->q_head + vmaf->q_len) % vmaf->q_cap] = job;
+        vmaf->q_len++;
+        pthread_cond_signal(&vmaf->cond_job);
+    }
+    pthread_mutex_unlock(&vmaf->lock);
+    if (err) {
+        vmaf_picture_unref(&job.ref);
+        vmaf_picture_unref(&job.dist);
+    }
+    return err;
+}
+
+VMAF_EXPORT int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name,
+                                            double *score, unsigned index)
+{
+    if (!vmaf || !feature_name || !score) return -EINVAL;
+    if (!vmaf_fc_get(vmaf->fc, feature_name, index, score)) return 0;
+    /* Accept the short name for a canonical one, and the other way round. */
+    for (unsigned i = 0; i < vmaf_fc_count(vmaf->fc); i++) {
+        const VmafFeatureVector *v = vmaf_fc_at(vmaf->fc, i);
+        if (strcmp(vmaf_feature_alias(v->name), feature_name)) continue;
+        return vmaf_fc_get(vmaf->fc, v->name, index, score);
+    }
+    return -EINVAL;
+}
+
+VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg)
+{
+    if (!vmaf || !cfg.pic_cnt) return -EINVAL;
+    VmafPicture probe;
+    int err = vmaf_picture_alloc(&probe, cfg.pic_params.pix_fmt, cfg.pic_params.bpc,
+                                 cfg.pic_params.w, cfg.pic_params.h);
+    if (err) return err;
+    vmaf_picture_unref(&probe);
+    vmaf->prealloc = cfg;
+    vmaf->have_prealloc = true;
+    return 0;
+}
+
+VMAF_EXPORT int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
+{
+    if (!vmaf || !pic || !vmaf->have_prealloc) return -EINVAL;
+    /* Pictures are refcounted and freed when the library is done with them,
+     * so a fresh allocation serves as the pool. */
+    return vmaf_picture_alloc(pic, vmaf->prealloc.pic_params.pix_fmt,
+                              vmaf->prealloc.pic_params.bpc,
+                              vmaf->prealloc.pic_params.w, vmaf->prealloc.pic_params.h);
+}
+
+VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
+{
+    if (!vmaf) return -EINVAL;
+    stop_workers(vmaf);
+    destroy_instances(vmaf->inst, vmaf->n_reg);
+    for (unsigned i = 0; i < vmaf->n_reg; i++) {
+        vmaf_dict_free(&vmaf->reg[i].opts);
+        free(vmaf->reg[i].identity);
+    }
+    free(vmaf->reg);
+    vmaf_fc_destroy(vmaf->fc);
+    if (vmaf->sync_ok) {
+        pthread_cond_destroy(&vmaf->cond_idle);
+        pthread_cond_destroy(&vmaf->cond_space);
+        pthread_cond_destroy(&vmaf->cond_job);
+        pthread_mutex_destroy(&vmaf->lock);
+    }
+    free(vmaf);
+    return 0;
+}

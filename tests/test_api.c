@@ -1,0 +1,213 @@
+/* Unit tests of the libvmaf-compatible API: ownership, errors, naming. */
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libvmaf/libvmaf.h"
+#include "exactvmaf/exactvmaf.h"
+#include "feature_collector.h"
+#include "context.h"
+
+static int failures, checks;
+
+#define CHECK(cond) do { \
+    checks++; \
+    if (!(cond)) { failures++; fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond); } \
+} while (0)
+
+/* Deterministic content: a gradient plus a pseudo-random texture. */
+static void fill(VmafPicture *p, unsigned seed, int shift)
+{
+    uint32_t s = seed * 2654435761u + 1;
+    for (unsigned pl = 0; pl < 3 && p->data[pl]; pl++) {
+        for (unsigned i = 0; i < p->h[pl]; i++) {
+            for (unsigned j = 0; j < p->w[pl]; j++) {
+                s = s * 1664525u + 1013904223u;
+                unsigned v = ((i * 3 + j * 5 + (s >> 28)) + (unsigned)shift) & 255;
+                if (p->bpc == 8)
+                    ((uint8_t *)p->data[pl])[i * p->stride[pl] + j] = (uint8_t)v;
+                else
+                    ((uint16_t *)((uint8_t *)p->data[pl] + i * p->stride[pl]))[j] =
+                        (uint16_t)(v << (p->bpc - 8));
+            }
+        }
+    }
+}
+
+static void test_picture(void)
+{
+    VmafPicture p;
+    CHECK(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 33, 17) == 0);
+    CHECK(p.w[0] == 33 && p.h[0] == 17 && p.w[1] == 16 && p.h[1] == 8);
+    int zero = 1;
+    for (unsigned pl = 0; pl < 3; pl++)
+        for (unsigned i = 0; i < p.h[pl]; i++)
+            for (unsigned j = 0; j < p.w[pl]; j++)
+                zero &= ((uint8_t *)p.data[pl])[i * p.stride[pl] + j] == 0;
+    CHECK(zero);
+    CHECK(vmaf_picture_unref(&p) == 0);
+    CHECK(p.data[0] == NULL);
+    CHECK(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 7, 16, 16) == -EINVAL);
+    CHECK(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV420P, 8, 0, 16) == -EINVAL);
+    CHECK(vmaf_picture_alloc(&p, VMAF_PIX_FMT_UNKNOWN, 8, 16, 16) == -EINVAL);
+    CHECK(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV444P, 8, 2000000000u, 2000000000u) == -EINVAL);
+    CHECK(vmaf_picture_alloc(&p, VMAF_PIX_FMT_YUV444P, 10, 9, 5) == 0);
+    CHECK(p.w[2] == 9 && p.stride[0] >= 18);
+    vmaf_picture_unref(&p);
+}
+
+static void test_registration_errors(void)
+{
+    VmafContext *v = NULL;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE };
+    CHECK(vmaf_init(&v, cfg) == 0);
+    CHECK(vmaf_use_feature(v, "no_such_metric", NULL) == -EINVAL);
+
+    VmafFeatureDictionary *d = NULL;
+    vmaf_feature_dictionary_set(&d, "no_such_option", "1");
+    CHECK(vmaf_use_feature(v, "float_adm", d) == -EINVAL);   /* consumes d */
+
+    d = NULL;
+    vmaf_feature_dictionary_set(&d, "adm_enhn_gain_limit", "abc");
+    CHECK(vmaf_use_feature(v, "float_adm", d) == -EINVAL);
+    d = NULL;
+    vmaf_feature_dictionary_set(&d, "adm_enhn_gain_limit", "1000");  /* range [1, 100] */
+    CHECK(vmaf_use_feature(v, "float_adm", d) == -EINVAL);
+    d = NULL;
+    vmaf_feature_dictionary_set(&d, "debug", "maybe");
+    CHECK(vmaf_use_feature(v, "float_vif", d) == -EINVAL);
+    d = NULL;
+    vmaf_feature_dictionary_set(&d, "egl", "1.2");   /* alias accepted */
+    CHECK(vmaf_use_feature(v, "float_adm", d) == 0);
+
+    /* No pictures after a flush; a flush with nothing read is fine. */
+    CHECK(vmaf_read_pictures(v, NULL, NULL, 0) == 0);
+    VmafPicture r, s;
+    vmaf_picture_alloc(&r, VMAF_PIX_FMT_YUV420P, 8, 64, 64);
+    vmaf_picture_alloc(&s, VMAF_PIX_FMT_YUV420P, 8, 64, 64);
+    CHECK(vmaf_read_pictures(v, &r, &s, 0) == -EINVAL);
+    /* taken over even on error: nothing for the caller to free */
+    CHECK(r.ref == NULL && s.ref == NULL);
+    CHECK(vmaf_read_pictures(v, NULL, NULL, 0) == -EINVAL);
+    CHECK(vmaf_close(v) == 0);
+}
+
+/* Scores of a short synthetic clip, all outputs, with n threads. */
+static int run_clip(unsigned threads, unsigned w, unsigned h, unsigned bpc,
+                    double *out, unsigned max_out, unsigned *n_out,
+                    const char *names[], unsigned n_names)
+{
+    VmafContext *v = NULL;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = threads };
+    if (vmaf_init(&v, cfg)) return -1;
+    VmafFeatureDictionary *d = NULL;
+    vmaf_feature_dictionary_set(&d, "debug", "true");
+    int err = vmaf_use_feature(v, "float_adm", d);
+    d = NULL;
+    vmaf_feature_dictionary_set(&d, "debug", "true");
+    err |= vmaf_use_feature(v, "float_vif", d);
+    err |= vmaf_use_feature(v, "float_motion", NULL);
+    for (unsigned i = 0; !err && i < 5; i++) {
+        VmafPicture r, s;
+        vmaf_picture_alloc(&r, VMAF_PIX_FMT_YUV420P, bpc, w, h);
+        vmaf_picture_alloc(&s, VMAF_PIX_FMT_YUV420P, bpc, w, h);
+        fill(&r, i, 0);
+        fill(&s, i + 100, 3);
+        err |= vmaf_read_pictures(v, &r, &s, i);
+        /* ownership passed: the structs were cleared */
+        CHECK(r.data[0] == NULL && s.data[0] == NULL);
+    }
+    err |= vmaf_read_pictures(v, NULL, NULL, 0);
+    unsigned n = 0;
+    for (unsigned k = 0; !err && k < n_names; k++)
+        for (unsigned i = 0; i < 5 && n < max_out; i++)
+            if (vmaf_feature_score_at_index(v, names[k], &out[n++], i)) err = -1;
+    *n_out = n;
+    vmaf_close(v);
+    return err;
+}
+
+static void test_threads_identical(void)
+{
+    static const char *names[] = {
+        "adm2", "aim", "adm3", "adm_num", "adm_den", "vif_scale0", "vif_scale3",
+        "vif_num", "motion", "motion2", "motion3",
+    };
+    const unsigned nn = sizeof(names) / sizeof(names[0]);
+    double a[64], b[64];
+    unsigned na = 0, nb = 0;
+    CHECK(run_clip(0, 96, 72, 8, a, 64, &na, names, nn) == 0);
+    CHECK(na == 5 * nn);
+    for (unsigned t = 1; t <= 3; t++) {
+        CHECK(run_clip(t, 96, 72, 8, b, 64, &nb, names, nn) == 0);
+        CHECK(nb == na && memcmp(a, b, na * sizeof(double)) == 0);
+    }
+    /* the same content at 10 bits scores the same as 8 bits (exact conversion) */
+    CHECK(run_clip(2, 96, 72, 10, b, 64, &nb, names, nn) == 0);
+    CHECK(nb == na && memcmp(a, b, na * sizeof(double)) == 0);
+}
+
+static void test_feature_names(void)
+{
+    VmafContext *v = NULL;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR };
+    CHECK(vmaf_init(&v, cfg) == 0);
+    VmafFeatureDictionary *d = NULL;
+    vmaf_feature_dictionary_set(&d, "adm_enhn_gain_limit", "1.2");
+    vmaf_feature_dictionary_set(&d, "adm_csf_mode", "1");
+    CHECK(vmaf_use_feature(v, "float_adm", d) == 0);
+    VmafPicture r, s;
+    vmaf_picture_alloc(&r, VMAF_PIX_FMT_YUV420P, 8, 64, 48);
+    vmaf_picture_alloc(&s, VMAF_PIX_FMT_YUV420P, 8, 64, 48);
+    fill(&r, 1, 0);
+    fill(&s, 2, 0);
+    CHECK(vmaf_read_pictures(v, &r, &s, 0) == 0);
+    CHECK(vmaf_read_pictures(v, NULL, NULL, 0) == 0);
+    double x;
+    /* suffixes ordered by option name: adm_csf_mode < adm_enhn_gain_limit */
+    CHECK(vmaf_feature_score_at_index(v, "adm2_csf_1_egl_1.2", &x, 0) == 0);
+    CHECK(vmaf_feature_score_at_index(v, "adm2", &x, 0) == -EINVAL);
+    vmaf_close(v);
+}
+
+static void test_tiny_frames_refused(void)
+{
+    const char *fex[] = { "float_adm", "float_vif", "float_motion" };
+    const unsigned size[] = { 16, 15, 2 };
+    for (unsigned k = 0; k < 3; k++) {
+        VmafContext *v = NULL;
+        VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE };
+        vmaf_init(&v, cfg);
+        CHECK(vmaf_use_feature(v, fex[k], NULL) == 0);
+        VmafPicture r, s;
+        vmaf_picture_alloc(&r, VMAF_PIX_FMT_YUV420P, 8, size[k], size[k]);
+        vmaf_picture_alloc(&s, VMAF_PIX_FMT_YUV420P, 8, size[k], size[k]);
+        CHECK(vmaf_read_pictures(v, &r, &s, 0) < 0);
+        vmaf_close(v);
+    }
+}
+
+static void test_dictionary(void)
+{
+    VmafFeatureDictionary *d = NULL;
+    CHECK(vmaf_feature_dictionary_set(&d, "a", "1") == 0);
+    CHECK(vmaf_feature_dictionary_set(&d, "a", "2") == 0);
+    CHECK(vmaf_feature_dictionary_set(&d, NULL, "2") == -EINVAL);
+    CHECK(vmaf_feature_dictionary_free(&d) == 0);
+    CHECK(d == NULL);
+}
+
+int main(void)
+{
+    test_picture();
+    test_dictionary();
+    test_registration_errors();
+    test_feature_names();
+    test_tiny_frames_refused();
+    test_threads_identical();
+    printf("%d checks, %d failed\n", checks, failures);
+    return failures ? 1 : 0;
+}

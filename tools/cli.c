@@ -1,0 +1,553 @@
+/*
+ * Command-line parsing. The flags and their syntax are Netflix `vmaf`
+ * v3.2.0's (tools/cli_parse.c), so existing scripts run unchanged, with
+ * two differences that make mistakes visible: an unknown flag, a stray
+ * argument or a malformed value is an error (Netflix ignores some), and
+ * errors return instead of exiting so that the caller cleans up.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+enum {
+    ARG_OUTPUT_XML = 256,
+    ARG_OUTPUT_JSON,
+    ARG_OUTPUT_CSV,
+    ARG_OUTPUT_SUB,
+    ARG_THREADS,
+    ARG_FEATURE,
+    ARG_SUBSAMPLE,
+    ARG_CPUMASK,
+    ARG_GPUMASK,
+    ARG_AOM_CTC,
+    ARG_NFLX_CTC,
+    ARG_FRAME_CNT,
+    ARG_FRAME_SKIP_REF,
+    ARG_FRAME_SKIP_DIST,
+    ARG_PRECISION,
+    ARG_DIVISION,
+    ARG_RCPSS_FINGERPRINT,
+    ARG_HELP,
+};
+
+/* Leading ':' so that a missing argument is reported as such. */
+static const char short_opts[] = ":r:d:w:h:p:b:m:o:nvq";
+
+static const struct option long_opts[] = {
+    { "reference",         required_argument, NULL, 'r' },
+    { "distorted",         required_argument, NULL, 'd' },
+    { "width",             required_argument, NULL, 'w' },
+    { "height",            required_argument, NULL, 'h' },
+    { "pixel_format",      required_argument, NULL, 'p' },
+    { "bitdepth",          required_argument, NULL, 'b' },
+    { "model",             required_argument, NULL, 'm' },
+    { "output",            required_argument, NULL, 'o' },
+    { "xml",               no_argument,       NULL, ARG_OUTPUT_XML },
+    { "json",              no_argument,       NULL, ARG_OUTPUT_JSON },
+    { "csv",               no_argument,       NULL, ARG_OUTPUT_CSV },
+    { "sub",               no_argument,       NULL, ARG_OUTPUT_SUB },
+    { "threads",           required_argument, NULL, ARG_THREADS },
+    { "feature",           required_argument, NULL, ARG_FEATURE },
+    { "subsample",         required_argument, NULL, ARG_SUBSAMPLE },
+    { "cpumask",           required_argument, NULL, ARG_CPUMASK },
+    { "gpumask",           required_argument, NULL, ARG_GPUMASK },
+    { "aom_ctc",           required_argument, NULL, ARG_AOM_CTC },
+    { "nflx_ctc",          required_argument, NULL, ARG_NFLX_CTC },
+    { "frame_cnt",         required_argument, NULL, ARG_FRAME_CNT },
+    { "frame_skip_ref",    required_argument, NULL, ARG_FRAME_SKIP_REF },
+    { "frame_skip_dist",   required_argument, NULL, ARG_FRAME_SKIP_DIST },
+    { "no_prediction",     no_argument,       NULL, 'n' },
+    { "version",           no_argument,       NULL, 'v' },
+    { "quiet",             no_argument,       NULL, 'q' },
+    { "precision",         required_argument, NULL, ARG_PRECISION },
+    { "division",          required_argument, NULL, ARG_DIVISION },
+    { "rcpss-fingerprint", no_argument,       NULL, ARG_RCPSS_FINGERPRINT },
+    { "help",              no_argument,       NULL, ARG_HELP },
+    { NULL,                0,                 NULL, 0 },
+};
+
+static const char usage_text[] =
+"Usage: exactvmaf [options]\n"
+"\n"
+"Compute VMAF and its features for a reference/distorted video pair; scores are\n"
+"bit-identical to Netflix libvmaf v3.2.0 (see --division).\n"
+"\n"
+"Input (.y4m, or raw planar YUV when any of -w/-h/-p/-b is given; \"-\" = stdin):\n"
+" -r, --reference PATH         reference video\n"
+" -d, --distorted PATH         distorted video\n"
+" -w, --width N                raw YUV: width\n"
+" -h, --height N               raw YUV: height\n"
+" -p, --pixel_format F         raw YUV: 420, 422, 444 or 400\n"
+" -b, --bitdepth N             raw YUV: 8, 10, 12 or 16 (16-bit little-endian above 8)\n"
+"     --frame_cnt N            process at most N frames\n"
+"     --frame_skip_ref N       skip the first N reference frames\n"
+"     --frame_skip_dist N      skip the first N distorted frames\n"
+"     --subsample N            compute scores on every N-th frame only\n"
+"\n"
+"What to compute:\n"
+" -m, --model PARAMS           model, \":\"-separated key[=value] list:\n"
+"                                version=NAME    built-in model (vmaf_float_v0.6.1, ...)\n"
+"                                path=FILE       model JSON file\n"
+"                                name=NAME       its scores' name in the output (vmaf)\n"
+"                                disable_clip    do not clip scores to the model's range\n"
+"                                enable_transform  apply the model's score transform\n"
+"                                FEATURE.OPTION=VALUE  option for the model's extractor,\n"
+"                                                e.g. float_adm.adm_enhn_gain_limit=1.0\n"
+"                              repeat for several models; default: version=vmaf_v0.6.1\n"
+"     --feature NAME[=OPT=VAL[:OPT=VAL...]]\n"
+"                              also compute this extractor, e.g. float_vif=debug=true\n"
+" -n, --no_prediction          features only: no model scores (and no default model)\n"
+"     --aom_ctc VERSION        AOM CTC set of models and features (v1.0 ... v7.0)\n"
+"     --nflx_ctc VERSION       Netflix CTC set of models and features (v1.0)\n"
+"\n"
+"Output:\n"
+" -o, --output PATH            write per-frame and pooled scores (\"-\" = stdout);\n"
+"                              the file appears only once complete\n"
+"     --xml | --json | --csv | --sub   its format (default XML)\n"
+"     --precision N|max        N decimals as Netflix prints them (default 6), or max:\n"
+"                              %.17g, every score exact\n"
+" -q, --quiet                  no progress line (shown only when stderr is a terminal)\n"
+"\n"
+"Execution:\n"
+"     --threads N              worker threads (0: the calling thread only); results\n"
+"                              do not depend on it\n"
+"     --division ieee|rcp      float ADM division: ieee (default, the same on every\n"
+"                              host) or rcp (Netflix's x86 reciprocal: equals Netflix\n"
+"                              on this processor; x86 only)\n"
+"     --cpumask N, --gpumask N accepted for compatibility; no effect on results\n"
+"     --rcpss-fingerprint      print this processor's RCPSS fingerprint and exit\n"
+" -v, --version                print the version and exit\n"
+"     --help                   print this help and exit\n"
+"\n"
+"Numbers take decimal, 0x hexadecimal or 0 octal form.\n"
+"\n"
+"Exit status:\n"
+"  0  success\n"
+"  1  bad command line\n"
+"  2  a video cannot be opened or read, is malformed or truncated, or the two\n"
+"     videos do not match\n"
+"  3  a model or feature is unavailable or rejects its options, or scoring failed\n"
+"  4  the output file cannot be written\n";
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 1, 2)))
+#endif
+static enum CliParseResult fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("exactvmaf: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs("\nTry 'exactvmaf --help' for the options.\n", stderr);
+    va_end(ap);
+    return CLI_PARSE_ERROR;
+}
+
+static const char *opt_name(int val)
+{
+    for (const struct option *o = long_opts; o->name; o++)
+        if (o->val == val) return o->name;
+    return "?";
+}
+
+static int parse_u64(const char *arg, int val, uint64_t max, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    /* strtoull accepts "-1"; a count or mask never starts with a sign. */
+    const unsigned long long v = strtoull(arg, &end, 0);
+    if (!*arg || *arg == '-' || *arg == '+' || *end || errno || v > max) {
+        fail("invalid value \"%s\" for --%s: expected an integer from 0 to %llu",
+             arg, opt_name(val), (unsigned long long)max);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_unsigned(const char *arg, int val, unsigned *out)
+{
+    uint64_t v;
+    if (parse_u64(arg, val, UINT32_MAX, &v)) return -1;
+    *out = (unsigned)v;
+    return 0;
+}
+
+static int dict_set(VmafFeatureDictionary **d, const char *key, const char *val)
+{
+    const int err = vmaf_feature_dictionary_set(d, key, val);
+    if (err) fail("cannot store option %s=%s: %s", key, val, strerror(-err));
+    return err;
+}
+
+/* Split s at the first c: returns the part before, s moves past c (or to NULL). */
+static char *split(char **s, char c)
+{
+    char *start = *s;
+    if (!start) return NULL;
+    char *at = strchr(start, c);
+    if (at) {
+        *at = '\0';
+        *s = at + 1;
+    } else {
+        *s = NULL;
+    }
+    return start;
+}
+
+/* "name=key=val:key=val" (Netflix's syntax). */
+static int parse_feature(const char *arg, CliFeature *f)
+{
+    memset(f, 0, sizeof(*f));
+    char *buf = strdup(arg);
+    if (!buf) {
+        fail("out of memory");
+        return -1;
+    }
+    char *rest = buf;
+    const char *name = split(&rest, '=');
+    if (!*name) {
+        fail("--feature \"%s\": no extractor name", arg);
+        goto fail;
+    }
+    f->name = strdup(name);
+    if (!f->name) {
+        fail("out of memory");
+        goto fail;
+    }
+    while (rest) {
+        char *val = split(&rest, ':');
+        const char *key = split(&val, '=');
+        if (!*key || !val || strchr(val, '=')) {
+            fail("--feature \"%s\": \"%s%s%s\" is not an OPTION=VALUE pair", arg, key,
+                 val ? "=" : "", val ? val : "");
+            goto fail;
+        }
+        if (dict_set(&f->opts, key, val)) goto fail;
+    }
+    free(buf);
+    return 0;
+
+fail:
+    free(buf);
+    free(f->name);
+    vmaf_feature_dictionary_free(&f->opts);
+    memset(f, 0, sizeof(*f));
+    return -1;
+}
+
+static int parse_bool_flag(const char *arg, const char *key, const char *val, bool *set)
+{
+    if (!val || !strcmp(val, "true")) {
+        *set = true;
+        return 0;
+    }
+    if (!strcmp(val, "false")) {
+        *set = false;
+        return 0;
+    }
+    fail("--model \"%s\": %s takes true or false, not \"%s\"", arg, key, val);
+    return -1;
+}
+
+/* "version=...:name=...:path=...:disable_clip:enable_transform:feat.opt=val". */
+static int parse_model(const char *arg, CliModel *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->cfg.name = "vmaf";
+    m->cfg.flags = VMAF_MODEL_FLAGS_DEFAULT;
+    m->buf = strdup(arg);
+    if (!m->buf) {
+        fail("out of memory");
+        return -1;
+    }
+    char *rest = m->buf;
+    while (rest) {
+        char *val = split(&rest, ':');
+        char *key = split(&val, '=');
+        bool flag;
+        if (!*key) {
+            fail("--model \"%s\": empty parameter", arg);
+            return -1;
+        }
+        if (!strcmp(key, "disable_clip") || !strcmp(key, "enable_transform")) {
+            if (parse_bool_flag(arg, key, val, &flag)) return -1;
+            const uint64_t bit = key[0] == 'd' ? VMAF_MODEL_FLAG_DISABLE_CLIP :
+                                                 VMAF_MODEL_FLAG_ENABLE_TRANSFORM;
+            m->cfg.flags = flag ? (m->cfg.flags | bit) : (m->cfg.flags & ~bit);
+            continue;
+        }
+        if (!val || !*val) {
+            fail("--model \"%s\": parameter \"%s\" needs a value (%s=...)", arg, key, key);
+            return -1;
+        }
+        if (!strcmp(key, "path")) {
+            m->path = val;
+        } else if (!strcmp(key, "version")) {
+            m->version = val;
+        } else if (!strcmp(key, "name")) {
+            m->cfg.name = val;
+        } else {
+            char *opt = key;
+            char *feature = split(&opt, '.');
+            if (!opt || !*feature || !*opt || strchr(opt, '.')) {
+                fail("--model \"%s\": unknown parameter \"%s\" (known: version, path, "
+                     "name, disable_clip, enable_transform, FEATURE.OPTION=VALUE)",
+                     arg, key);
+                return -1;
+            }
+            if (m->n_overload == CLI_MAX_OVERLOADS) {
+                fail("--model \"%s\": more than %d feature options", arg, CLI_MAX_OVERLOADS);
+                return -1;
+            }
+            m->overload[m->n_overload].feature = feature;
+            if (dict_set(&m->overload[m->n_overload].opts, opt, val)) return -1;
+            m->n_overload++;
+        }
+    }
+    if (!m->version && !m->path) {
+        fail("--model \"%s\": give version=NAME or path=FILE", arg);
+        return -1;
+    }
+    return 0;
+}
+
+static void free_model(CliModel *m)
+{
+    /* Every slot: a failed parse can leave one past n_overload. */
+    for (unsigned i = 0; i < CLI_MAX_OVERLOADS; i++)
+        vmaf_feature_dictionary_free(&m->overload[i].opts);
+    free(m->buf);
+    memset(m, 0, sizeof(*m));
+}
+
+static void free_feature(CliFeature *f)
+{
+    free(f->name);
+    vmaf_feature_dictionary_free(&f->opts);
+    memset(f, 0, sizeof(*f));
+}
+
+static int add_model(CliSettings *s, const char *arg)
+{
+    if (s->n_model == CLI_MAX_MODELS) {
+        fail("more than %d models", CLI_MAX_MODELS);
+        return -1;
+    }
+    if (parse_model(arg, &s->model[s->n_model])) {
+        free_model(&s->model[s->n_model]);
+        return -1;
+    }
+    s->n_model++;
+    return 0;
+}
+
+/* replace: a later setting of the same extractor replaces the earlier (aom_ctc v7.0). */
+static int add_feature(CliSettings *s, const char *arg, bool replace)
+{
+    CliFeature f;
+    if (parse_feature(arg, &f)) return -1;
+    if (replace) {
+        for (unsigned i = 0; i < s->n_feature; i++) {
+            if (strcmp(s->feature[i].name, f.name)) continue;
+            free_feature(&s->feature[i]);
+            s->feature[i] = f;
+            return 0;
+        }
+    }
+    if (s->n_feature == CLI_MAX_FEATURES) {
+        free_feature(&f);
+        fail("more than %d --feature options", CLI_MAX_FEATURES);
+        return -1;
+    }
+    s->feature[s->n_feature++] = f;
+    return 0;
+}
+
+/* Netflix's CTC presets, expanded into the models and features they stand for. */
+static int add_aom_ctc(CliSettings *s, const char *v)
+{
+    static const char *const versions[] = { "v1.0", "v2.0", "v3.0", "v4.0", "v5.0",
+                                            "v6.0", "v7.0" };
+    int n = -1;
+    for (int i = 0; i < 7; i++)
+        if (!strcmp(v, versions[i])) n = i + 1;
+    if (n < 0) {
+        fail("unknown --aom_ctc version \"%s\" (known: v1.0 ... v7.0)", v);
+        return -1;
+    }
+    if (add_model(s, "version=vmaf_v0.6.1:name=vmaf") ||
+        add_model(s, "version=vmaf_v0.6.1neg:name=vmaf_neg") ||
+        add_feature(s, "psnr=reduced_hbd_peak=true:enable_apsnr=true:min_sse=0.5", false) ||
+        add_feature(s, "ciede", false) ||
+        add_feature(s, "float_ssim=enable_db=true:clip_db=true", false) ||
+        add_feature(s, "float_ms_ssim=enable_db=true:clip_db=true", false) ||
+        add_feature(s, "psnr_hvs", false))
+        return -1;
+    if (n >= 3 && add_feature(s, "cambi", false)) return -1;
+    if (n >= 6) s->common_bitdepth = true;
+    if (n >= 7 && add_feature(s, "float_ssim=scale=1:enable_db=true:clip_db=true", true))
+        return -1;
+    return 0;
+}
+
+static int add_nflx_ctc(CliSettings *s, const char *v)
+{
+    if (strcmp(v, "v1.0")) {
+        fail("unknown --nflx_ctc version \"%s\" (known: v1.0)", v);
+        return -1;
+    }
+    if (add_model(s, "version=vmaf_4k_v0.6.1:name=vmaf") ||
+        add_model(s, "version=vmaf_4k_v0.6.1neg:name=vmaf_neg") ||
+        add_feature(s, "psnr=enable_chroma=true:enable_apsnr=true", false) ||
+        add_feature(s, "float_ssim=enable_db=true:clip_db=true", false) ||
+        add_feature(s, "cambi", false))
+        return -1;
+    return 0;
+}
+
+static int parse_option(CliSettings *s, int o, const char *arg)
+{
+    switch (o) {
+    case 'r': s->path_ref = arg; return 0;
+    case 'd': s->path_dist = arg; return 0;
+    case 'w': s->use_yuv = true; return parse_unsigned(arg, o, &s->width);
+    case 'h': s->use_yuv = true; return parse_unsigned(arg, o, &s->height);
+    case 'p':
+        s->use_yuv = true;
+        if (!strcmp(arg, "420")) s->pix_fmt = VMAF_PIX_FMT_YUV420P;
+        else if (!strcmp(arg, "422")) s->pix_fmt = VMAF_PIX_FMT_YUV422P;
+        else if (!strcmp(arg, "444")) s->pix_fmt = VMAF_PIX_FMT_YUV444P;
+        else if (!strcmp(arg, "400")) s->pix_fmt = VMAF_PIX_FMT_YUV400P;
+        else {
+            fail("invalid value \"%s\" for --pixel_format: expected 420, 422, 444 or 400", arg);
+            return -1;
+        }
+        return 0;
+    case 'b':
+        s->use_yuv = true;
+        if (parse_unsigned(arg, o, &s->bitdepth)) return -1;
+        if (s->bitdepth != 8 && s->bitdepth != 10 && s->bitdepth != 12 && s->bitdepth != 16) {
+            fail("invalid value \"%s\" for --bitdepth: expected 8, 10, 12 or 16", arg);
+            return -1;
+        }
+        return 0;
+    case 'o': s->output_path = arg; return 0;
+    case ARG_OUTPUT_XML: s->output_fmt = VMAF_OUTPUT_FORMAT_XML; return 0;
+    case ARG_OUTPUT_JSON: s->output_fmt = VMAF_OUTPUT_FORMAT_JSON; return 0;
+    case ARG_OUTPUT_CSV: s->output_fmt = VMAF_OUTPUT_FORMAT_CSV; return 0;
+    case ARG_OUTPUT_SUB: s->output_fmt = VMAF_OUTPUT_FORMAT_SUB; return 0;
+    case 'm': return add_model(s, arg);
+    case ARG_FEATURE: return add_feature(s, arg, false);
+    case ARG_THREADS: return parse_unsigned(arg, o, &s->threads);
+    case ARG_SUBSAMPLE: return parse_unsigned(arg, o, &s->subsample);
+    case ARG_CPUMASK: return parse_u64(arg, o, UINT64_MAX, &s->cpumask);
+    case ARG_GPUMASK: return parse_u64(arg, o, UINT64_MAX, &s->gpumask);
+    case ARG_AOM_CTC: return add_aom_ctc(s, arg);
+    case ARG_NFLX_CTC: return add_nflx_ctc(s, arg);
+    case ARG_FRAME_CNT: return parse_unsigned(arg, o, &s->frame_cnt);
+    case ARG_FRAME_SKIP_REF: return parse_unsigned(arg, o, &s->frame_skip_ref);
+    case ARG_FRAME_SKIP_DIST: return parse_unsigned(arg, o, &s->frame_skip_dist);
+    case 'n': s->no_prediction = true; return 0;
+    case 'q': s->quiet = true; return 0;
+    case ARG_PRECISION: {
+        s->precision_set = true;
+        if (!strcmp(arg, "max")) {
+            s->precision = 0;
+            return 0;
+        }
+        unsigned n;
+        if (parse_unsigned(arg, o, &n) || !n || n > 16) {
+            fail("invalid value \"%s\" for --precision: expected 1 to 16 or max", arg);
+            return -1;
+        }
+        s->precision = (int)n;
+        return 0;
+    }
+    case ARG_DIVISION:
+        if (!strcmp(arg, "ieee")) s->division = EXACTVMAF_DIVISION_IEEE;
+        else if (!strcmp(arg, "rcp")) s->division = EXACTVMAF_DIVISION_RCP;
+        else {
+            fail("invalid value \"%s\" for --division: expected ieee or rcp", arg);
+            return -1;
+        }
+        return 0;
+    default:
+        fail("internal: option %d has no handler", o);
+        return -1;
+    }
+}
+
+const char *cli_model_label(const CliModel *m)
+{
+    return m->version ? m->version : m->path;
+}
+
+enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
+{
+    memset(s, 0, sizeof(*s));
+    s->precision = 6;
+    opterr = 0;
+    optind = 1;
+
+    int o;
+    while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+        switch (o) {
+        case '?':
+            if (optopt && optopt < 256) return fail("unknown option -%c", optopt);
+            return fail("unknown or ambiguous option \"%s\"", argv[optind - 1]);
+        case ':':
+            if (optopt && optopt < 256) return fail("option -%c needs a value", optopt);
+            return fail("option \"%s\" needs a value", argv[optind - 1]);
+        case ARG_HELP:
+            fputs(usage_text, stdout);
+            return CLI_PARSE_DONE;
+        case 'v':
+            /* On stderr, as Netflix's tool prints it. */
+            fprintf(stderr, "%s\n", vmaf_version());
+            return CLI_PARSE_DONE;
+        case ARG_RCPSS_FINGERPRINT:
+            s->print_fingerprint = true;
+            break;
+        default:
+            if (parse_option(s, o, optarg)) return CLI_PARSE_ERROR;
+            break;
+        }
+    }
+    if (optind < argc) return fail("unexpected argument \"%s\"", argv[optind]);
+    if (s->print_fingerprint) return CLI_PARSE_RUN;
+
+    if (!s->output_fmt) s->output_fmt = VMAF_OUTPUT_FORMAT_XML;
+    if (!s->path_ref) return fail("the reference video (-r/--reference) is required");
+    if (!s->path_dist) return fail("the distorted video (-d/--distorted) is required");
+    if (!strcmp(s->path_ref, "-") && !strcmp(s->path_dist, "-"))
+        return fail("only one of the two videos can be read from stdin (\"-\")");
+    if (s->use_yuv && !(s->width && s->height && s->pix_fmt && s->bitdepth)) {
+        return fail("raw YUV input needs all of --width, --height, --pixel_format and "
+                    "--bitdepth (missing:%s%s%s%s)", s->width ? "" : " --width",
+                    s->height ? "" : " --height", s->pix_fmt ? "" : " --pixel_format",
+                    s->bitdepth ? "" : " --bitdepth");
+    }
+    /* Netflix's default model. */
+    if (!s->n_model && !s->no_prediction && add_model(s, "version=vmaf_v0.6.1"))
+        return CLI_PARSE_ERROR;
+
+    for (unsigned i = 0; i < s->n_model; i++)
+        for (unsigned j = i + 1; j < s->n_model; j++)
+            if (!strcmp(s->model[i].cfg.name, s->model[j].cfg.name))
+                return fail("two models are named \"%s\"; name each with "
+                            "--model ...:name=NAME", s->model[i].cfg.name);
+    return CLI_PARSE_RUN;
+}
+
+void cli_free(CliSettings *s)
+{
+    for (unsigned i = 0; i < s->n_model; i++) free_model(&s->model[i]);
+    for (unsigned i = 0; i < s->n_feature; i++) free_feature(&s->feature[i]);
+    s->n_model = s->n_feature = 0;
+}

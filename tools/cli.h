@@ -1,0 +1,80 @@
+/* Command line of the exactvmaf tool: Netflix `vmaf` v3.2.0 flags plus ours. */
+#ifndef EXACTVMAF_TOOLS_CLI_H
+#define EXACTVMAF_TOOLS_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "libvmaf/libvmaf.h"
+#include "exactvmaf/exactvmaf.h"
+
+#define CLI_MAX_MODELS 32
+#define CLI_MAX_FEATURES 64
+#define CLI_MAX_OVERLOADS 32
+
+/** Exit statuses of the tool (listed in --help). */
+enum CliExit {
+    CLI_EXIT_OK = 0,
+    CLI_EXIT_USAGE = 1,     /**< bad command line */
+    CLI_EXIT_INPUT = 2,     /**< a video cannot be opened or read, or the two do not match */
+    CLI_EXIT_COMPUTE = 3,   /**< model, feature or computation failure */
+    CLI_EXIT_OUTPUT = 4,    /**< the output file cannot be written */
+};
+
+typedef struct CliFeature {
+    char *name;                     /**< extractor, e.g. "float_adm" */
+    VmafFeatureDictionary *opts;    /**< NULL when none; consumed by vmaf_use_feature */
+} CliFeature;
+
+typedef struct CliModel {
+    const char *version;            /**< built-in model, or NULL */
+    const char *path;               /**< model file, or NULL */
+    VmafModelConfig cfg;
+    struct {
+        char *feature;
+        VmafFeatureDictionary *opts;
+    } overload[CLI_MAX_OVERLOADS];
+    unsigned n_overload;
+    char *buf;                      /**< owns the strings above */
+} CliModel;
+
+typedef struct CliSettings {
+    const char *path_ref, *path_dist;
+    unsigned frame_skip_ref, frame_skip_dist;
+    unsigned frame_cnt;             /**< 0: all */
+    /* Raw YUV geometry; use_yuv when any of these is given. */
+    unsigned width, height, bitdepth;
+    enum VmafPixelFormat pix_fmt;
+    bool use_yuv;
+    const char *output_path;        /**< NULL: no file */
+    enum VmafOutputFormat output_fmt;
+    CliModel model[CLI_MAX_MODELS];
+    unsigned n_model;
+    CliFeature feature[CLI_MAX_FEATURES];
+    unsigned n_feature;
+    unsigned subsample, threads;
+    uint64_t cpumask, gpumask;
+    bool no_prediction, quiet;
+    bool common_bitdepth;           /**< --aom_ctc v6.0+: compare at the higher bit depth */
+    /* exactvmaf extensions */
+    bool precision_set;
+    int precision;                  /**< exactvmaf_set_output_precision() digits */
+    enum ExactvmafDivision division;
+    bool print_fingerprint;
+} CliSettings;
+
+enum CliParseResult {
+    CLI_PARSE_RUN,      /**< settings complete: run */
+    CLI_PARSE_DONE,     /**< help or version printed: exit 0 */
+    CLI_PARSE_ERROR,    /**< message printed: exit CLI_EXIT_USAGE */
+};
+
+enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s);
+
+/** Free what cli_parse allocated (dictionaries not yet consumed included). */
+void cli_free(CliSettings *s);
+
+/** The model's label in messages: its version or its path. */
+const char *cli_model_label(const CliModel *m);
+
+#endif

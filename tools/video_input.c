@@ -1,0 +1,304 @@
+/*
+ * What the y4m and raw YUV readers share: opening, the plane layout of a
+ * frame in the file, reading samples into a VmafPicture (with the bit-depth
+ * check and the optional shift to a common depth), and error messages that
+ * name the file.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "libvmaf/picture.h"
+#include "video_input.h"
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define HOST_BIG_ENDIAN 1
+#else
+#define HOST_BIG_ENDIAN 0
+#endif
+
+void video_input_error(const VideoInput *vi, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "exactvmaf: %s: ", vi->path);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
+int video_input_create(VideoInput **out, const char *path, const VideoInputFormat *fmt)
+{
+    int err;
+    VideoInput *vi = calloc(1, sizeof(*vi));
+    if (!vi) return -ENOMEM;
+    vi->fmt = fmt;
+    vi->file_size = -1;
+    vi->is_stdin = !strcmp(path, "-");
+    vi->path = strdup(vi->is_stdin ? "(stdin)" : path);
+    if (!vi->path) {
+        err = -ENOMEM;
+        goto fail;
+    }
+
+    vi->f = vi->is_stdin ? stdin : fopen(path, "rb");
+    if (!vi->f) {
+        err = -errno;
+        video_input_error(vi, "cannot open: %s", strerror(errno));
+        goto fail;
+    }
+    struct stat st;
+    if (!fstat(fileno(vi->f), &st)) {
+        if (S_ISDIR(st.st_mode)) {
+            video_input_error(vi, "is a directory");
+            err = -EISDIR;
+            goto fail;
+        }
+        if (S_ISREG(st.st_mode)) vi->file_size = (int64_t)st.st_size;
+    }
+    *out = vi;
+    return 0;
+
+fail:
+    video_input_close(&vi);
+    return err;
+}
+
+static unsigned plane_count(enum VmafPixelFormat pix_fmt)
+{
+    return pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+}
+
+/* Sample layout in the file: chroma planes are rounded up, as every
+ * y4m/yuv writer stores odd sizes (ffmpeg's -(-w >> 1)). */
+static void plane_dims(const VideoInfo *in, unsigned p, unsigned *w, unsigned *h)
+{
+    const unsigned ss_x = in->pix_fmt == VMAF_PIX_FMT_YUV420P ||
+                          in->pix_fmt == VMAF_PIX_FMT_YUV422P;
+    const unsigned ss_y = in->pix_fmt == VMAF_PIX_FMT_YUV420P;
+    *w = p ? (in->w + ss_x) >> ss_x : in->w;
+    *h = p ? (in->h + ss_y) >> ss_y : in->h;
+}
+
+int video_input_finish_open(VideoInput *vi)
+{
+    VideoInfo *in = &vi->info;
+    if (!in->w || !in->h || in->w > VIDEO_INPUT_MAX_DIM || in->h > VIDEO_INPUT_MAX_DIM) {
+        video_input_error(vi, "frame size %ux%u is not within 1x1..%ux%u",
+                          in->w, in->h, VIDEO_INPUT_MAX_DIM, VIDEO_INPUT_MAX_DIM);
+        return -EINVAL;
+    }
+    if (in->bpc < 8 || in->bpc > 16) {
+        video_input_error(vi, "bit depth %u is not within 8..16", in->bpc);
+        return -EINVAL;
+    }
+    /* Dimensions are at most 2^15, so these products fit in 64 bits. */
+    const unsigned bytes = in->bpc > 8 ? 2 : 1;
+    uint64_t total = 0;
+    for (unsigned p = 0; p < plane_count(in->pix_fmt); p++) {
+        unsigned w, h;
+        plane_dims(in, p, &w, &h);
+        total += (uint64_t)w * h * bytes;
+    }
+    if (total > SIZE_MAX / 2) {
+        video_input_error(vi, "a frame of %llu bytes does not fit in memory here",
+                          (unsigned long long)total);
+        return -ENOMEM;
+    }
+    in->frame_bytes = total;
+    vi->row = malloc((size_t)in->w * 2);
+    if (!vi->row) {
+        video_input_error(vi, "cannot allocate a row buffer of %u bytes", in->w * 2);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+size_t video_input_fread(VideoInput *vi, void *buf, size_t n)
+{
+    const size_t got = fread(buf, 1, n, vi->f);
+    vi->consumed += got;
+    return got;
+}
+
+const VideoInfo *video_input_info(const VideoInput *vi)
+{
+    return &vi->info;
+}
+
+const char *video_input_path(const VideoInput *vi)
+{
+    return vi->path;
+}
+
+/* Short read inside a frame: a read error, or a file that stops mid-frame. */
+static int short_read(VideoInput *vi, uint64_t frame_got)
+{
+    if (ferror(vi->f)) {
+        video_input_error(vi, "read error in frame %u: %s", vi->frame_index,
+                          strerror(errno));
+        return -EIO;
+    }
+    video_input_error(vi, "frame %u is partial: the file ends after %llu of its "
+                      "%llu bytes", vi->frame_index, (unsigned long long)frame_got,
+                      (unsigned long long)(vi->info.frame_bytes + vi->skip_bytes));
+    return -EINVAL;
+}
+
+static unsigned max_u16(const uint16_t *s, unsigned n)
+{
+    unsigned m = 0;
+    for (unsigned i = 0; i < n; i++)
+        m = s[i] > m ? s[i] : m;
+    return m;
+}
+
+static void swap_u16(uint16_t *s, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        s[i] = (uint16_t)((s[i] >> 8) | (s[i] << 8));
+}
+
+/*
+ * One row of n samples from the file into dst (a picture row at out_bpc).
+ * Rows read without conversion go straight into the picture.
+ * Returns the largest sample seen (before any shift).
+ */
+static int read_row(VideoInput *vi, uint8_t *dst, unsigned n, unsigned out_bpc,
+                    uint64_t *frame_got, unsigned *max_sample)
+{
+    const unsigned in_bpc = vi->info.bpc;
+    const size_t row_bytes = (size_t)n * (in_bpc > 8 ? 2 : 1);
+    const int direct = in_bpc == out_bpc && (in_bpc == 8 || !HOST_BIG_ENDIAN);
+    uint8_t *src = direct ? dst : vi->row;
+
+    const size_t got = video_input_fread(vi, src, row_bytes);
+    *frame_got += got;
+    if (got != row_bytes) return short_read(vi, *frame_got);
+
+    if (in_bpc == 8) {
+        if (out_bpc > 8) {
+            uint16_t *d = (uint16_t *)dst;
+            const unsigned shift = out_bpc - 8;
+            for (unsigned i = 0; i < n; i++)
+                d[i] = (uint16_t)(src[i] << shift);
+        }
+        return 0;
+    }
+
+    uint16_t *s = (uint16_t *)src;
+    if (HOST_BIG_ENDIAN) swap_u16(s, n);
+    if (in_bpc < 16) {
+        const unsigned m = max_u16(s, n);
+        if (m > *max_sample) *max_sample = m;
+    }
+    if (!direct) {
+        uint16_t *d = (uint16_t *)dst;
+        const unsigned shift = out_bpc - in_bpc;
+        for (unsigned i = 0; i < n; i++)
+            d[i] = (uint16_t)(s[i] << shift);
+    }
+    return 0;
+}
+
+static int drop_bytes(VideoInput *vi, uint64_t n, uint64_t *frame_got)
+{
+    const size_t chunk = (size_t)vi->info.w * 2;
+    while (n) {
+        const size_t want = n < chunk ? (size_t)n : chunk;
+        const size_t got = video_input_fread(vi, vi->row, want);
+        *frame_got += got;
+        if (got != want) return short_read(vi, *frame_got);
+        n -= want;
+    }
+    return 0;
+}
+
+int video_input_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
+{
+    const VideoInfo *in = &vi->info;
+    if (out_bpc < in->bpc || out_bpc > 16) return -EINVAL;
+
+    int ret = vi->fmt->begin_frame(vi);
+    if (ret <= 0) return ret;
+
+    /* Refuse a truncated frame before allocating for it. */
+    const uint64_t need = in->frame_bytes + vi->skip_bytes;
+    if (vi->file_size >= 0 && (uint64_t)vi->file_size >= vi->consumed &&
+        (uint64_t)vi->file_size - vi->consumed < need)
+        return short_read(vi, (uint64_t)vi->file_size - vi->consumed);
+
+    int err = vmaf_picture_alloc(pic, in->pix_fmt, out_bpc, in->w, in->h);
+    if (err) {
+        video_input_error(vi, "cannot allocate a %ux%u picture: %s", in->w, in->h,
+                          strerror(-err));
+        return err;
+    }
+
+    uint64_t frame_got = 0;
+    unsigned max_sample = 0;
+    for (unsigned p = 0; p < plane_count(in->pix_fmt); p++) {
+        unsigned w, h;
+        plane_dims(in, p, &w, &h);
+        if (pic->w[p] != w || pic->h[p] != h) {
+            video_input_error(vi, "plane %u is %ux%u in the file but %ux%u in the picture",
+                              p, w, h, pic->w[p], pic->h[p]);
+            err = -EINVAL;
+            goto fail;
+        }
+        uint8_t *row = pic->data[p];
+        for (unsigned y = 0; y < h; y++, row += pic->stride[p]) {
+            err = read_row(vi, row, w, out_bpc, &frame_got, &max_sample);
+            if (err) goto fail;
+        }
+    }
+    err = drop_bytes(vi, vi->skip_bytes, &frame_got);
+    if (err) goto fail;
+
+    if (in->bpc > 8 && in->bpc < 16 && max_sample >> in->bpc) {
+        video_input_error(vi, "frame %u holds the sample value %u, above the %u-bit "
+                          "maximum %u: wrong bit depth, or not little-endian?",
+                          vi->frame_index, max_sample, in->bpc, (1u << in->bpc) - 1);
+        err = -EINVAL;
+        goto fail;
+    }
+    vi->frame_index++;
+    return 1;
+
+fail:
+    vmaf_picture_unref(pic);
+    return err;
+}
+
+int video_input_skip(VideoInput *vi)
+{
+    VmafPicture pic;
+    const int ret = video_input_read(vi, &pic, vi->info.bpc);
+    if (ret == 1) vmaf_picture_unref(&pic);
+    return ret;
+}
+
+int video_input_remaining(const VideoInput *vi, uint64_t *frames, uint64_t *partial_bytes)
+{
+    if (vi->file_size < 0 || (uint64_t)vi->file_size < vi->consumed) return -ENOTSUP;
+    const uint64_t left = (uint64_t)vi->file_size - vi->consumed;
+    const uint64_t per = vi->info.frame_bytes + vi->skip_bytes + vi->fmt->frame_overhead;
+    *frames = left / per;
+    *partial_bytes = left % per;
+    return 0;
+}
+
+void video_input_close(VideoInput **pvi)
+{
+    if (!pvi || !*pvi) return;
+    VideoInput *vi = *pvi;
+    if (vi->f && !vi->is_stdin) fclose(vi->f);
+    free(vi->row);
+    free(vi->path);
+    free(vi);
+    *pvi = NULL;
+}

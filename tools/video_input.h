@@ -1,0 +1,101 @@
+/*
+ * Video readers of the exactvmaf CLI: YUV4MPEG2 (.y4m) and raw planar YUV.
+ * Frames are read into pictures from vmaf_picture_alloc(). Every error is
+ * printed on stderr with the file's name; functions then return a negative
+ * errno.
+ */
+#ifndef EXACTVMAF_TOOLS_VIDEO_INPUT_H
+#define EXACTVMAF_TOOLS_VIDEO_INPUT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "libvmaf/picture.h"
+
+/** Largest width or height accepted (the library's picture limit). */
+#define VIDEO_INPUT_MAX_DIM 32768u
+
+typedef struct VideoInfo {
+    unsigned w, h;
+    enum VmafPixelFormat pix_fmt;
+    unsigned bpc;               /**< bits per sample in the file, 8..16 */
+    uint64_t frame_bytes;       /**< sample bytes of one frame in the file */
+} VideoInfo;
+
+typedef struct VideoInput VideoInput;
+
+/** Per-format hooks; see y4m.c and yuv.c. */
+typedef struct VideoInputFormat {
+    const char *name;
+    /**
+     * Consume what precedes a frame's samples (y4m: the FRAME line).
+     * @return 1 when a frame follows, 0 at a clean end of stream, <0 error.
+     */
+    int (*begin_frame)(VideoInput *vi);
+    /** Bytes in the file per frame besides the samples (estimate; progress only). */
+    unsigned frame_overhead;
+} VideoInputFormat;
+
+/** Reader state. Fields are for the readers; the CLI uses the functions. */
+struct VideoInput {
+    const VideoInputFormat *fmt;
+    FILE *f;
+    char *path;
+    bool is_stdin;
+    VideoInfo info;
+    /** Bytes per frame read and dropped after the samples (y4m 444alpha). */
+    uint64_t skip_bytes;
+    uint64_t consumed;          /**< bytes read from the file so far */
+    int64_t file_size;          /**< -1 when not a regular file */
+    unsigned frame_index;       /**< frames read (or skipped) so far */
+    uint8_t *row;               /**< one row of file samples, for conversion */
+};
+
+/**
+ * Open a y4m file ("-" = standard input) and validate its header.
+ * @return 0, or negative errno after printing why.
+ */
+int video_input_open_y4m(VideoInput **vi, const char *path);
+
+/**
+ * Open a raw planar YUV file ("-" = standard input). 16-bit little-endian
+ * samples when bpc > 8.
+ */
+int video_input_open_yuv(VideoInput **vi, const char *path, unsigned w, unsigned h,
+                         enum VmafPixelFormat pix_fmt, unsigned bpc);
+
+const VideoInfo *video_input_info(const VideoInput *vi);
+const char *video_input_path(const VideoInput *vi);
+
+/**
+ * Read the next frame into *pic, which this allocates with
+ * vmaf_picture_alloc() at out_bpc (>= the file's bpc; samples are shifted
+ * up). Samples above the file's bit depth are an error.
+ * @return 1 frame read (the caller owns *pic), 0 end of stream, <0 error.
+ */
+int video_input_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc);
+
+/** Read and drop one frame. @return 1, 0 at end of stream, <0 error. */
+int video_input_skip(VideoInput *vi);
+
+/**
+ * Whole frames left and the bytes of a trailing partial one, from the file
+ * size. @return 0, or -ENOTSUP when the size is unknown (a pipe).
+ */
+int video_input_remaining(const VideoInput *vi, uint64_t *frames, uint64_t *partial_bytes);
+
+void video_input_close(VideoInput **vi);
+
+/* For the readers. */
+int video_input_create(VideoInput **vi, const char *path, const VideoInputFormat *fmt);
+/** Allocate the row buffer once info is known; checks the frame size. */
+int video_input_finish_open(VideoInput *vi);
+/** Read exactly n bytes; returns the count read (short at end of file or error). */
+size_t video_input_fread(VideoInput *vi, void *buf, size_t n);
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+void video_input_error(const VideoInput *vi, const char *fmt, ...);
+
+#endif
