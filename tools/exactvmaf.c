@@ -462,7 +462,7 @@ int main(int argc, char *argv[])
             fprintf(stderr, "exactvmaf: this processor has no RCPSS instruction (not x86)\n");
             exit_code = CLI_EXIT_COMPUTE;
         } else {
-            printf("%016llx\n", fp);
+            printf("%016llx %u\n", fp, exactvmaf_rcpss_refined_mismatches());
             exit_code = CLI_EXIT_OK;
         }
         goto done;

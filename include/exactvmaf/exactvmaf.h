@@ -41,6 +41,14 @@ int exactvmaf_set_output_precision(VmafContext *vmaf, int digits);
 /** FNV-1a-64 of the raw RCPSS estimate over every mantissa in [1,2); 0 off x86. */
 unsigned long long exactvmaf_rcpss_fingerprint(void);
 
+/**
+ * How many x in [1,2) have a refined reciprocal (RCPSS + one Newton step,
+ * as float ADM's rcp mode) different from the IEEE quotient 1/x.
+ * A processor signature published with the goldens (AMD Zen 4/5:
+ * 2562503; Intel Xeon family 6 model 207: 2607172). 0 off x86.
+ */
+unsigned exactvmaf_rcpss_refined_mismatches(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -42,6 +42,7 @@ static void model_free(VmafModel *m)
 {
     if (!m) return;
     free(m->name);
+    free(m->source);
     for (unsigned i = 0; m->feature && i < m->n_features; i++) {
         free(m->feature[i].name);
         vmaf_dict_free(&m->feature[i].opts);
@@ -334,7 +335,8 @@ static int parse_model_dict(const char *label, const EvJson *md,
     VmafModel *m = calloc(1, sizeof(*m));
     if (!m) return -ENOMEM;
     m->name = strdup(name);
-    if (!m->name) {
+    m->source = strdup(label);
+    if (!m->name || !m->source) {
         err = -ENOMEM;
         goto fail;
     }
@@ -771,8 +773,8 @@ static int overload(VmafModel **models, unsigned n, const char *feature_name,
             overload_commit(&o[i]);
         if (!matched)
             vmaf_log(VMAF_LOG_LEVEL_WARNING, "feature overload: no feature of "
-                     "model \"%s\" is computed by extractor \"%s\"; options "
-                     "ignored", models[0]->name, feature_name);
+                     "model %s is computed by extractor \"%s\"; options "
+                     "ignored", models[0]->source, feature_name);
         vmaf_dict_free(&opts);
     }
     for (unsigned i = 0; i < n; i++)

@@ -39,6 +39,7 @@ typedef struct EvKnot {
 
 struct VmafModel {
     char *name;         /**< collector key of the scores ("vmaf", "vmaf_0001", ...) */
+    char *source;       /**< built-in version or file path, for messages */
     enum EvModelType type;
     enum EvModelNorm norm;
     double slope, intercept;

@@ -20,9 +20,9 @@ static int check_extractors(const VmafModel *m)
 {
     for (unsigned i = 0; i < m->n_features; i++) {
         if (vmaf_fex_name_for_feature(m->feature[i].name)) continue;
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "model \"%s\" needs feature \"%s\", "
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "model %s needs feature \"%s\", "
                  "which no feature extractor of this build provides",
-                 m->name, m->feature[i].name);
+                 m->source, m->feature[i].name);
         return -EINVAL;
     }
     return 0;
@@ -39,8 +39,8 @@ static int use_features(VmafContext *vmaf, const VmafModel *m)
         const char *fex = vmaf_fex_name_for_feature(m->feature[i].name);
         const int err = vmaf_ctx_use_feature(vmaf, fex, m->feature[i].opts);
         if (err) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "model \"%s\": could not register "
-                     "extractor \"%s\" for feature \"%s\"", m->name, fex,
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "model %s: could not register "
+                     "extractor \"%s\" for feature \"%s\"", m->source, fex,
                      m->feature[i].name);
             return err;
         }
@@ -78,14 +78,14 @@ static int gather(VmafFeatureCollector *fc, const VmafModel *m, unsigned index,
     for (unsigned i = 0; i < m->n_features; i++) {
         char *name = vmaf_fex_output_name(m->feature[i].name, m->feature[i].opts);
         if (!name) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "model \"%s\": no feature extractor "
-                     "provides feature \"%s\"", m->name, m->feature[i].name);
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "model %s: no feature extractor "
+                     "provides feature \"%s\"", m->source, m->feature[i].name);
             return -EINVAL;
         }
         const int err = vmaf_fc_get(fc, name, index, &features[i]);
         if (err)
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "model \"%s\": no feature \"%s\" "
-                     "at index %u", m->name, name, index);
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "model %s: no feature \"%s\" "
+                     "at index %u", m->source, name, index);
         free(name);
         if (err) return err;
     }

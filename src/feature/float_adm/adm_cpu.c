@@ -47,15 +47,14 @@ int adm_cpu_init(AdmCpu *c, int w, int h)
     const size_t bw = (size_t)c->geom[0].w, bh = (size_t)c->geom[0].h;
     c->frame_stride = align_floats((size_t)w);
     c->band_stride = align_floats(bw);
-    const size_t band_sz = c->band_stride * bh;
-    const size_t frame_sz = c->frame_stride * (size_t)h;
-    const size_t row_sz = ADM_ROW_FRONT + align_floats((size_t)w + 2);
-    const size_t line_sz = c->band_stride;
-    enum { NUM_BANDS = 2 * 4 + 4 * 3, NUM_LINES = 1 + 3 };
-
     /* Every buffer is at most frame-sized and there are fewer than 32. */
     if ((size_t)h > SIZE_MAX / sizeof(float) / 32 / c->frame_stride)
         return -ENOMEM;
+    const size_t frame_sz = c->frame_stride * (size_t)h;
+    const size_t band_sz = c->band_stride * bh;
+    const size_t row_sz = ADM_ROW_FRONT + align_floats((size_t)w + 2);
+    const size_t line_sz = c->band_stride;
+    enum { NUM_BANDS = 2 * 4 + 4 * 3, NUM_LINES = 1 + 3 };
     const size_t total = 2 * frame_sz + NUM_BANDS * band_sz + 2 * row_sz +
                          NUM_LINES * line_sz;
 

@@ -49,26 +49,27 @@ void adm_geometry(int w, int h, AdmScaleGeom geom[ADM_NUM_SCALES])
 }
 
 /*
- * powf(accum, 1/p) + noise per band, then (h + v) + d, all fp32; noise is
+ * powf(accum, 1/p) + noise per band, then (h + v) + d, all fp32. noise is
  * get_noise_constant(): powf of the int area times the double weight,
- * converted to float. The exponent is the double 1.0f / p passed to powf.
+ * converted to float. expo is the double 1.0f / p converted by powf's
+ * float parameter.
  */
 static float band_total(const float acc[3], int area, double weight, float expo)
 {
-    float sum = 0.0f;
-    for (int b = 0; b < 3; b++) {
-        const float noise = powf((float)(area * weight), expo);
-        const float band = FADD(powf(acc[b], expo), noise);
-        sum = b == 0 ? band : FADD(sum, band);
-    }
-    return sum;
+    const float noise = powf((float)(area * weight), expo);
+    const float h = FADD(powf(acc[ADM_BAND_H], expo), noise);
+    const float v = FADD(powf(acc[ADM_BAND_V], expo), noise);
+    const float d = FADD(powf(acc[ADM_BAND_D], expo), noise);
+    return FADD(FADD(h, v), d);
 }
 
 void adm_conclude(const AdmScaleAccum acc[ADM_NUM_SCALES],
                   const AdmScaleGeom geom[ADM_NUM_SCALES],
                   const AdmPoolParams *p, int w, int h, AdmScores *out)
 {
-    const double limit = 1e-10 * (w * h) / (1920.0 * 1080.0);
+    /* The reference multiplies the int dimensions; the caller keeps w * h
+     * within int, so the widened product is the same value. */
+    const double limit = 1e-10 * (double)((long long)w * h) / (1920.0 * 1080.0);
     const float expo = (float)(1.0 / p->p_norm);
 
     double num = 0, den = 0, aim_num = 0, aim_den = 0;
@@ -98,9 +99,16 @@ void adm_conclude(const AdmScaleAccum acc[ADM_NUM_SCALES],
     num = num < limit ? 0 : num;
     den = den < limit ? 0 : den;
 
-    const double ratio = aim_num / aim_den;
-    const double aim = ratio < 1.0 ? ratio : 1.0;
-    const double adm2 = den == 0.0 ? 1.0 : num / den;
+    double adm2, aim;
+    if (den == 0.0) {
+        /* Uninitialised in the reference; see adm_conclude() in adm_pool.h. */
+        adm2 = 1.0;
+        aim = 0.0;
+    } else {
+        const double ratio = aim_num / aim_den;
+        aim = ratio < 1.0 ? ratio : 1.0;
+        adm2 = num / den;
+    }
 
     double adm3;
     if (p->adm3_apply_hm)

@@ -66,10 +66,10 @@ typedef struct AdmScores {
  * With skip_scale0, acc[0] is not read. w and h are the frame size.
  *
  * When the floored denominator is 0 the reference sets adm2 = 1 and leaves
- * aim uninitialised (stack residue). Here aim is always
- * min(aim_num / aim_den, 1.0), the expression the reference evaluates when
- * den != 0, so the result is deterministic: 1.0 when both are 0 (NaN
- * fails the "< 1" test), and adm3 is computed from that aim.
+ * aim uninitialised (stack residue). Here aim is 0 then: the frame is
+ * scored as unimpaired, as adm2 is. The residue measured with Netflix's
+ * build is a stack address read as a double (about 6.9e-310), for which
+ * its linear adm3 is exactly the one computed here from aim = 0.
  */
 void adm_conclude(const AdmScaleAccum acc[ADM_NUM_SCALES],
                   const AdmScaleGeom geom[ADM_NUM_SCALES],

@@ -4,6 +4,7 @@
 
 #include "export.h"
 #include "exactvmaf/exactvmaf.h"
+#include "adm_arith.h"
 #include "adm_rcp.h"
 
 #define FNV64_OFFSET 0xcbf29ce484222325ULL
@@ -31,6 +32,22 @@ VMAF_EXPORT unsigned long long exactvmaf_rcpss_fingerprint(void)
         }
     }
     return hash;
+#else
+    return 0;
+#endif
+}
+
+VMAF_EXPORT unsigned exactvmaf_rcpss_refined_mismatches(void)
+{
+#if ADM_HAVE_RCPSS
+    unsigned n = 0;
+    for (uint32_t m = 0; m < (1u << 23); m++) {
+        const uint32_t in_bits = (UINT32_C(127) << 23) | m;
+        float x;
+        memcpy(&x, &in_bits, sizeof(x));
+        n += adm_rcp_refine(x, adm_rcpss(x)) != 1.0f / x;
+    }
+    return n;
 #else
     return 0;
 #endif

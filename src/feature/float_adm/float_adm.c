@@ -5,6 +5,7 @@
  * adm_csf.c the weights and adm_pool.c the per-frame conclusion.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -240,6 +241,11 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                  "float_adm: frame %ux%u is below the minimum %dx%d "
                  "(the coarsest scale would read outside its bands)\n",
                  w, h, ADM_MIN_SIZE, ADM_MIN_SIZE);
+        return -EINVAL;
+    }
+    if ((unsigned long long)w * h > INT_MAX) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "float_adm: frame %ux%u has more than INT_MAX samples\n", w, h);
         return -EINVAL;
     }
     if (!vmaf_float_bpc_supported(bpc)) {

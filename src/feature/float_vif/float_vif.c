@@ -25,7 +25,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "feature/common/picture_float.h"
 #include "feature/extractor.h"
@@ -430,14 +429,12 @@ static void free_state(VifState *s)
     vif_prescale_close(&s->prescale);
 }
 
-/** Scale sizes and the check that every filter fits its image. */
+/** Sizes of scales 1..3 (from sw[0], sh[0]) and the check that every filter fits its image. */
 static int check_geometry(VifState *s, unsigned w, unsigned h)
 {
-    for (int sc = 0; sc < VIF_NUM_SCALES; sc++) {
-        if (sc > 0) {
-            s->sw[sc] = s->sw[sc - 1] / 2;
-            s->sh[sc] = s->sh[sc - 1] / 2;
-        }
+    for (int sc = 1; sc < VIF_NUM_SCALES; sc++) {
+        s->sw[sc] = s->sw[sc - 1] / 2;
+        s->sh[sc] = s->sh[sc - 1] / 2;
     }
     /* The reflect-101 border mirrors once: every filtered image must be
      * larger than its filter's radius, or the reference reads outside it.
@@ -450,7 +447,7 @@ static int check_geometry(VifState *s, unsigned w, unsigned h)
                      "float_vif: a %ux%u frame is too small: its scale-%d image is "
                      "%dx%d (vif_prescale gives %dx%d at scale 0), which must exceed "
                      "the %d-tap filter's radius %d in both dimensions "
-                     "(at the default options frames must be at least 16x16)\n",
+                     "(at the default options frames must be at least 16x16)",
                      w, h, sc, s->sw[sc], s->sh[sc], s->sw[0], s->sh[0],
                      s->fw[sc], r);
             return -EINVAL;
@@ -469,7 +466,7 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 
     if (!vmaf_float_bpc_supported(bpc)) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                 "float_vif: %u-bit input is not supported (8, 10, 12 or 16)\n", bpc);
+                 "float_vif: %u-bit input is not supported (8, 10, 12 or 16)", bpc);
         return -EINVAL;
     }
     err = vif_prescale_method_parse(s->vif_prescale_method, &method);
@@ -482,12 +479,12 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
         vmaf_log(VMAF_LOG_LEVEL_ERROR,
                  "float_vif: invalid vif_kernelscale %g: it must be within 1e-3 of "
                  "1, 1/2, 3/2, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, 4.25/3, 5/3, "
-                 "3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.740740 or 1.111111\n",
+                 "3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.740740 or 1.111111",
                  s->vif_kernelscale);
         return -EINVAL;
     }
     if (w > INT_MAX / 4 || h > INT_MAX / 4 || (uint64_t)w * h > INT_MAX / 16) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "float_vif: frame %ux%u is too large\n", w, h);
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "float_vif: frame %ux%u is too large", w, h);
         return -EINVAL;
     }
 
@@ -569,7 +566,7 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
         dist->h[0] != s->h || ref->bpc != s->bpc || dist->bpc != s->bpc) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR,
                  "float_vif: frame %u does not match the %ux%u %u-bit geometry "
-                 "given at init\n", index, s->w, s->h, s->bpc);
+                 "given at init", index, s->w, s->h, s->bpc);
         return -EINVAL;
     }
 
