@@ -163,6 +163,10 @@ int vmaf_ctx_use_feature(VmafContext *vmaf, const char *fex_name, const VmafDict
     }
     const VmafFeatureExtractor *desc = vmaf_fex_find(fex_name);
     if (!desc) {
+        if (vmaf_fex_declared(fex_name)) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "feature extractor \"%s\" is not built yet", fex_name);
+            return -ENOSYS;
+        }
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "unknown feature extractor \"%s\"", fex_name);
         return -EINVAL;
     }

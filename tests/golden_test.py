@@ -16,33 +16,72 @@ on another processor).
 """
 import argparse, json, math, os, struct, subprocess, sys, tempfile
 
-# Extractors implemented so far; features_float also lists metrics that are not
-# part of this set (ssim, ms_ssim, psnr, ciede, moment): those --feature
-# arguments are left out and their outputs are not compared here.
-FLOAT_EXTRACTORS = ('float_adm', 'float_vif', 'float_motion')
-FLOAT_OUTPUT_PREFIXES = ('adm', 'aim', 'vif', 'motion')
+# Each set: which golden files (config prefix, variant), which --feature
+# extractors of their command lines run (others are dropped: a features_* file
+# lists several metrics, each compared by its own set), and which outputs are
+# compared (None: every output). `refusals`: pairs that Netflix refused for the
+# set's configs (no golden file) must be refused by us too.
+FLOAT = ('float_adm', 'float_vif', 'float_motion')
+SETS = {
+    'float-features': dict(configs=('features_float',), variant='ieee', extractors=FLOAT,
+                           outputs=('adm', 'aim', 'vif', 'motion')),
+    'float-adm-opts': dict(configs=('float_adm_',), variant='ieee', extractors=FLOAT, outputs=None),
+    'float-models': dict(configs=('model_vmaf_float_',), variant='ieee', extractors=(), outputs=None),
+    'integer-adm': dict(configs=('features_integer',), variant='cpumask255', extractors=('adm',),
+                        outputs=('integer_adm', 'integer_aim')),
+    'integer-vif': dict(configs=('features_integer',), variant='cpumask255', extractors=('vif',),
+                        outputs=('integer_vif',)),
+    'integer-motion': dict(configs=('features_integer',), variant='cpumask255', extractors=('motion',),
+                           outputs=('integer_motion', 'VMAF_integer_feature_motion')),
+    'cambi': dict(configs=('features_integer',), variant='cpumask255', extractors=('cambi',),
+                  outputs=('cambi',)),
+    'psnr-hvs': dict(configs=('features_integer',), variant='cpumask255', extractors=('psnr_hvs',),
+                     outputs=('psnr_hvs',)),
+    'ssim': dict(configs=('features_float',), variant='cpumask255',
+                 extractors=('float_ssim', 'float_ms_ssim'), outputs=('float_ssim', 'float_ms_ssim')),
+    'psnr': dict(configs=('features_float',), variant='cpumask255', extractors=('float_psnr', 'psnr'),
+                 outputs=('float_psnr', 'psnr_y', 'psnr_cb', 'psnr_cr')),
+    'ciede-moment': dict(configs=('features_float',), variant='cpumask255',
+                         extractors=('ciede', 'float_moment'), outputs=('ciede', 'float_moment')),
+    'speed': dict(configs=('features_speed',), variant='cpumask255',
+                  extractors=('speed_chroma', 'speed_temporal'), outputs=('speed',), refusals=True),
+    'integer-models': dict(configs=('model_vmaf_v0.6.1', 'model_vmaf_4k_v0.6.1', 'model_vmaf_b_v0.6.3'),
+                           variant='cpumask255', extractors=(), outputs=None),
+    'v1-models': dict(configs=('model_vmaf_v1.0.16',), variant='cpumask255', extractors=(),
+                      outputs=None, refusals=True),
+}
 
 
 def bits(x):
     return None if x is None else struct.pack('<d', float(x))
 
 
+def config_matches(config, prefixes):
+    return any(config == p or (p.endswith('_') and config.startswith(p))
+               or (p.startswith('model_') and config.startswith(p))
+               or (p == 'features_integer' and config == 'features_integer_debug')
+               for p in prefixes)
+
+
 def set_files(manifest, name):
-    files = manifest['files']
-    if name == 'float-features':
-        return [f for f in files if f['config'] == 'features_float' and f['variant'] == 'ieee']
-    if name == 'float-adm-opts':
-        return [f for f in files if f['config'].startswith('float_adm_') and f['variant'] == 'ieee']
-    if name == 'float-models':
-        return [f for f in files if f['config'].startswith('model_vmaf_float_') and f['variant'] == 'ieee']
     if name == 'rcp':
-        return [f for f in files if f['variant'] == 'main' and (
-            f['config'] == 'features_float' or f['config'].startswith('float_adm_')
-            or f['config'].startswith('model_vmaf_float_'))]
-    raise SystemExit('unknown set ' + name)
+        # The shipped (RCPSS) variant of the float sets.
+        return [f for f in manifest['files'] if f['variant'] == 'main' and (
+            config_matches(f['config'], SETS['float-features']['configs'])
+            or config_matches(f['config'], SETS['float-adm-opts']['configs'])
+            or config_matches(f['config'], SETS['float-models']['configs']))]
+    st = SETS[name]
+    return [f for f in manifest['files']
+            if f['variant'] == st['variant'] and config_matches(f['config'], st['configs'])]
 
 
-def translate_argv(argv, exe, shared, out_path, division):
+def set_of(name):
+    if name == 'rcp':
+        return dict(extractors=FLOAT, outputs=None)
+    return SETS[name]
+
+
+def translate_argv(argv, exe, shared, out_path, division, extractors):
     """Netflix's argv -> ours: fixtures from shared/, output to out_path,
     full precision, and only the extractors of this set."""
     args = [exe]
@@ -58,7 +97,7 @@ def translate_argv(argv, exe, shared, out_path, division):
             i += 2
             continue
         if a == '--feature':
-            if argv[i + 1].split('=')[0] in FLOAT_EXTRACTORS:
+            if argv[i + 1].split('=')[0] in extractors:
                 args += [a, argv[i + 1]]
             i += 2
             continue
@@ -98,6 +137,42 @@ def compare(golden, cand, only_prefixes):
                 bad.append((d, 'pooled ' + m, k, v, w))
     bad.sort(key=lambda b: -b[0])
     return same, tot, bad
+
+
+def check_refusals(a, manifest, files, tmp):
+    """Pairs with no golden file for a config were refused by Netflix: we must
+    refuse them too (non-zero exit, a message, no output file)."""
+    fixtures = {f['name']: f for f in json.load(open(os.path.join(a.shared, 'fixtures', 'fixtures.json')))}
+    pairs = sorted({f['pair'] for f in manifest['files']})
+    bad = []
+    for config in sorted({f['config'] for f in files}):
+        template = next(f for f in files if f['config'] == config)
+        have = {f['pair'] for f in files if f['config'] == config}
+        for pair in pairs:
+            if pair in have or pair not in fixtures:
+                continue
+            fx = fixtures[pair]
+            argv = list(template['argv'])
+            geometry = {'-r': 'fixtures/%s/%s' % (pair, fx['ref']),
+                        '-d': 'fixtures/%s/%s' % (pair, fx.get('dis') or fx['ref']),
+                        '-w': str(fx['width']), '-h': str(fx['height']),
+                        '-p': fx['pix_fmt'][3:6], '-b': str(fx['bitdepth'])}
+            for i, x in enumerate(argv[:-1]):
+                if x in geometry:
+                    argv[i + 1] = geometry[x]
+            out = os.path.join(tmp, 'refused.json')
+            if os.path.exists(out):
+                os.remove(out)
+            r = subprocess.run(translate_argv(argv, a.exe, a.shared, out, 'ieee',
+                                              set_of(a.set)['extractors']),
+                               capture_output=True, text=True)
+            ok = r.returncode != 0 and r.stderr.strip() and not os.path.exists(out)
+            print('%-60s %s' % ('%s/%s (no golden: Netflix refused)' % (pair, config),
+                                'refused: ' + r.stderr.strip().splitlines()[-1][:80] if ok
+                                else 'NOT refused (exit %d)' % r.returncode))
+            if not ok:
+                bad.append(pair + '/' + config)
+    return bad
 
 
 def main():
@@ -147,10 +222,13 @@ def main():
             out = os.path.join(tmp, 'out.json')
             if os.path.exists(out):
                 os.remove(out)
-            argv = translate_argv(f['argv'], a.exe, a.shared, out, division)
+            st = set_of(a.set)
+            argv = translate_argv(f['argv'], a.exe, a.shared, out, division, st['extractors'])
             r = subprocess.run(argv, capture_output=True, text=True)
             golden = json.load(open(os.path.join(gdir, f['file'])))
-            only = FLOAT_OUTPUT_PREFIXES if f['config'] == 'features_float' else None
+            only = st['outputs']
+            if a.set == 'rcp' and f['config'] == 'features_float':
+                only = SETS['float-features']['outputs']
             if r.returncode != 0 or not os.path.exists(out):
                 n = compare(golden, {}, only)[1]
                 all_tot += n
@@ -165,6 +243,8 @@ def main():
                 print('    frame %s %s: golden %r, got %r' % (n, k, v, w))
             if same != tot:
                 failed.append(f['file'])
+        if set_of(a.set).get('refusals'):
+            failed += check_refusals(a, manifest, files, tmp)
     print('set %s (%s division): %d/%d outputs bit-identical over %d files; %d files differ'
           % (a.set, division, all_same, all_tot, len(files), len(failed)))
     return 0 if not failed and all_tot else 1

@@ -69,6 +69,8 @@ int vmaf_fex_emit(VmafFex *fex, const char *name, double value, unsigned index);
 
 /** Registry lookup by extractor name ("float_adm"); NULL when unknown. */
 const VmafFeatureExtractor *vmaf_fex_find(const char *name);
+/** 1 when `name` is a known extractor, built or not. */
+int vmaf_fex_declared(const char *name);
 /** Extractor that provides output `feature_name` (canonical); NULL when none. */
 const VmafFeatureExtractor *vmaf_fex_find_by_feature(const char *feature_name);
 /** NULL-terminated list of every registered extractor. */
