@@ -91,8 +91,13 @@ def main():
                                                '--feature', 'float_vif=vif_sigma_nsq=two'], 'vif_sigma_nsq')
         expect_error(exe, tmp, 'unknown model', ['-r', REF, '-d', DIS, '--model', 'version=no_such_model'],
                      'no_such_model')
-        expect_error(exe, tmp, 'model needing unbuilt features',
-                     ['-r', REF, '-d', DIS, '--model', 'version=vmaf_v0.6.1'], 'integer')
+        # a model whose feature no extractor provides: the error names it
+        model = json.load(open(os.path.join(HERE, '..', 'models', 'vmaf_float_v0.6.1.json')))
+        model['model_dict']['feature_names'][0] = 'VMAF_feature_no_such_feature_score'
+        mpath = os.path.join(tmp, 'odd_model.json')
+        json.dump(model, open(mpath, 'w'))
+        expect_error(exe, tmp, 'model needing an unknown feature',
+                     ['-r', REF, '-d', DIS, '--model', 'path=' + mpath], 'no_such_feature')
 
         # raw yuv: partial trailing frame
         raw = os.path.join(tmp, 'partial.yuv')
