@@ -41,4 +41,10 @@ char *vmaf_fex_output_name(const char *feature_name, const VmafDict *opts);
 /** Name of the extractor providing feature_name, or NULL. */
 const char *vmaf_fex_name_for_feature(const char *feature_name);
 
+/**
+ * Extractor name -> backend that computed it ("cpu", "cuda"); NULL before
+ * the first picture.
+ */
+const VmafDict *vmaf_ctx_backends(VmafContext *vmaf);
+
 #endif

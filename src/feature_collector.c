@@ -9,6 +9,9 @@ struct VmafFeatureCollector {
     VmafFeatureVector *vec;   /* kept sorted by order_key */
     unsigned cnt, capacity;
     unsigned frames;
+    char **agg_name;          /* aggregates, in the order first set */
+    double *agg_value;
+    unsigned agg_cnt, agg_capacity;
     pthread_mutex_t lock;
 };
 
@@ -34,6 +37,10 @@ void vmaf_fc_destroy(VmafFeatureCollector *fc)
         free(fc->vec[i].written);
     }
     free(fc->vec);
+    for (unsigned i = 0; i < fc->agg_cnt; i++)
+        free(fc->agg_name[i]);
+    free(fc->agg_name);
+    free(fc->agg_value);
     pthread_mutex_destroy(&fc->lock);
     free(fc);
 }
@@ -172,4 +179,56 @@ const VmafFeatureVector *vmaf_fc_at(VmafFeatureCollector *fc, unsigned i)
 unsigned vmaf_fc_frame_count(VmafFeatureCollector *fc)
 {
     return fc ? fc->frames : 0;
+}
+
+int vmaf_fc_set_aggregate(VmafFeatureCollector *fc, const char *name, double value)
+{
+    if (!fc || !name) return -EINVAL;
+    int err = 0;
+    pthread_mutex_lock(&fc->lock);
+    for (unsigned i = 0; i < fc->agg_cnt; i++) {
+        if (!strcmp(fc->agg_name[i], name)) {
+            err = fc->agg_value[i] == value ? 0 : -EINVAL;
+            goto out;
+        }
+    }
+    if (fc->agg_cnt == fc->agg_capacity) {
+        const unsigned cap = fc->agg_capacity ? fc->agg_capacity * 2 : 8;
+        char **n = realloc(fc->agg_name, cap * sizeof(*n));
+        if (!n) {
+            err = -ENOMEM;
+            goto out;
+        }
+        fc->agg_name = n;
+        double *v = realloc(fc->agg_value, cap * sizeof(*v));
+        if (!v) {
+            err = -ENOMEM;
+            goto out;
+        }
+        fc->agg_value = v;
+        fc->agg_capacity = cap;
+    }
+    char *nm = strdup(name);
+    if (!nm) {
+        err = -ENOMEM;
+        goto out;
+    }
+    fc->agg_name[fc->agg_cnt] = nm;
+    fc->agg_value[fc->agg_cnt] = value;
+    fc->agg_cnt++;
+out:
+    pthread_mutex_unlock(&fc->lock);
+    return err;
+}
+
+unsigned vmaf_fc_aggregate_count(VmafFeatureCollector *fc)
+{
+    return fc ? fc->agg_cnt : 0;
+}
+
+const char *vmaf_fc_aggregate_at(VmafFeatureCollector *fc, unsigned i, double *value)
+{
+    if (!fc || i >= fc->agg_cnt) return NULL;
+    if (value) *value = fc->agg_value[i];
+    return fc->agg_name[i];
 }

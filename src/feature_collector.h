@@ -52,4 +52,14 @@ const VmafFeatureVector *vmaf_fc_at(VmafFeatureCollector *fc, unsigned i);
 /** Highest index written, +1 (0 when empty). */
 unsigned vmaf_fc_frame_count(VmafFeatureCollector *fc);
 
+/**
+ * Run-level values (Netflix's aggregate_metrics, e.g. psnr's apsnr_y),
+ * listed in the order first set. As Netflix's collector: setting a name
+ * again with an equal value (==) is a no-op, with another value -EINVAL.
+ */
+int vmaf_fc_set_aggregate(VmafFeatureCollector *fc, const char *name, double value);
+unsigned vmaf_fc_aggregate_count(VmafFeatureCollector *fc);
+/** Name of aggregate i (valid until destroy) and its value; NULL when i is out of range. */
+const char *vmaf_fc_aggregate_at(VmafFeatureCollector *fc, unsigned i, double *value);
+
 #endif

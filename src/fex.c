@@ -31,6 +31,8 @@ int vmaf_fex_create(VmafFex **out, const VmafFeatureExtractor *desc,
     }
     err = vmaf_options_apply(desc->name, desc->options, fex->priv, opts);
     if (err) goto fail;
+    /* A context computing on CUDA hands each metric with a twin to it. */
+    if (env && env->cuda && desc->cuda) fex->twin = desc->cuda;
 
     for (const char *const *p = desc->provided_features; p && *p; p++) {
         char *name = vmaf_option_feature_name(*p, desc->options, fex->priv);
@@ -54,6 +56,14 @@ fail:
 int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                   unsigned w, unsigned h)
 {
+    if (fex->twin) {
+        const int err = fex->twin->init(fex, pix_fmt, bpc, w, h);
+        if (err != VMAF_FEX_TWIN_DECLINED) return err;
+        /* The twin has cleaned up after itself; the CPU path takes over. */
+        vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: no %s twin for these options; computed on the CPU",
+                 fex->desc->name, fex->twin->backend);
+        fex->twin = NULL;
+    }
     if (!fex->desc->init) return 0;
     return fex->desc->init(fex, pix_fmt, bpc, w, h);
 }
@@ -63,21 +73,24 @@ int vmaf_fex_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *di
 {
     fex->call_index = index;
     fex->emit_seq = 0;
+    if (fex->twin) return fex->twin->extract(fex, ref, dist, index);
     return fex->desc->extract(fex, ref, dist, index);
 }
 
 int vmaf_fex_flush(VmafFex *fex, unsigned call_index)
 {
-    if (!fex->desc->flush) return 0;
+    int (*flush)(VmafFex *) = fex->twin ? fex->twin->flush : fex->desc->flush;
+    if (!flush) return 0;
     fex->call_index = call_index;
     fex->emit_seq = 0;
-    return fex->desc->flush(fex);
+    return flush(fex);
 }
 
 void vmaf_fex_destroy(VmafFex *fex)
 {
     if (!fex) return;
-    if (fex->desc->close) fex->desc->close(fex);
+    if (fex->twin) fex->twin->close(fex);
+    else if (fex->desc->close) fex->desc->close(fex);
     vmaf_dict_free(&fex->names);
     free(fex->priv);
     free(fex);
@@ -93,6 +106,11 @@ int vmaf_fex_emit(VmafFex *fex, const char *name, double value, unsigned index)
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: cannot store %s for frame %u (%d)",
                  fex->desc->name, out ? out : name, index, err);
     return err;
+}
+
+const char *vmaf_fex_backend(const VmafFex *fex)
+{
+    return fex->twin ? fex->twin->backend : "cpu";
 }
 
 static void *options_obj(const VmafFeatureExtractor *desc, const VmafDict *opts,

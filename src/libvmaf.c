@@ -18,6 +18,7 @@
 #include "context.h"
 #include "export.h"
 #include "fex_internal.h"
+#include "gpu/cuda/cuda_backend.h"
 #include "log.h"
 #include "picture_internal.h"
 
@@ -25,6 +26,7 @@ typedef struct Registration {
     const VmafFeatureExtractor *desc;
     VmafDict *opts;
     char *identity;
+    bool on_caller;     /* instance on the calling thread (temporal, or a GPU twin) */
 } Registration;
 
 typedef struct Job {
@@ -72,6 +74,11 @@ struct VmafContext {
 
     VmafPictureConfiguration prealloc;
     bool have_prealloc;
+
+    enum ExactvmafBackend backend;
+    int gpu_index;
+    VmafCudaState *cuda;    /* opened at start, or imported; owned */
+    VmafDict *backends;     /* extractor name -> backend that computed it */
 };
 
 VmafFeatureCollector *vmaf_ctx_collector(VmafContext *vmaf) { return vmaf->fc; }
@@ -133,6 +140,46 @@ fail:
     vmaf_fc_destroy(vmaf->fc);
     free(vmaf);
     return err;
+}
+
+const VmafDict *vmaf_ctx_backends(VmafContext *vmaf) { return vmaf->backends; }
+
+VMAF_EXPORT int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend backend,
+                                      int gpu_index)
+{
+    if (!vmaf) return -EINVAL;
+    if (backend != EXACTVMAF_BACKEND_CPU && backend != EXACTVMAF_BACKEND_CUDA &&
+        backend != EXACTVMAF_BACKEND_AUTO) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "unknown backend %d", (int)backend);
+        return -EINVAL;
+    }
+    if (gpu_index < 0) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "gpu index %d is negative", gpu_index);
+        return -EINVAL;
+    }
+    if (vmaf->started) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "the backend must be chosen before the first picture");
+        return -EINVAL;
+    }
+    vmaf->backend = backend;
+    vmaf->gpu_index = gpu_index;
+    return 0;
+}
+
+int vmaf_ctx_import_cuda(VmafContext *vmaf, VmafCudaState *state)
+{
+    if (vmaf->started) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "a CUDA state must be imported before the first picture");
+        return -EINVAL;
+    }
+    VmafCudaState *own = NULL;
+    const int err = evc_state_take(&own, state);
+    if (err) return err;
+    evc_state_close(vmaf->cuda);
+    vmaf->cuda = own;
+    /* As in libvmaf: an imported state means the metrics run on CUDA. */
+    if (vmaf->backend == EXACTVMAF_BACKEND_CPU) vmaf->backend = EXACTVMAF_BACKEND_CUDA;
+    return 0;
 }
 
 VMAF_EXPORT int exactvmaf_set_division(VmafContext *vmaf, enum ExactvmafDivision division)
@@ -230,6 +277,13 @@ static bool is_temporal(const Registration *r)
     return r->desc->flags & VMAF_FEX_TEMPORAL;
 }
 
+/* Temporal extractors and GPU twins (one device state, frames in order)
+ * have their instance on the calling thread. */
+static bool on_caller(const Registration *r)
+{
+    return r->on_caller;
+}
+
 static void destroy_instances(VmafFex **inst, unsigned n)
 {
     if (!inst) return;
@@ -243,11 +297,11 @@ static int create_instances(VmafContext *vmaf, VmafFex ***out, bool temporal,
 {
     VmafFex **inst = calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(*inst));
     if (!inst) return -ENOMEM;
-    const VmafFexEnv env = { .division = vmaf->division };
+    const VmafFexEnv env = { .division = vmaf->division, .cuda = vmaf->cuda };
     int err = 0;
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
         const Registration *r = &vmaf->reg[i];
-        if (is_temporal(r) ? !temporal : !non_temporal) continue;
+        if (on_caller(r) ? !temporal : !non_temporal) continue;
         err = vmaf_fex_create(&inst[i], r->desc, r->opts, &env, vmaf->fc, i);
         if (err) goto fail;
         err = vmaf_fex_init(inst[i], vmaf->pix_fmt, vmaf->bpc, vmaf->w, vmaf->h);
@@ -275,7 +329,7 @@ static int extract_frame(VmafContext *vmaf, VmafFex **inst, const Job *job,
                          bool temporal)
 {
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
-        if (!inst[i] || is_temporal(&vmaf->reg[i]) != temporal) continue;
+        if (!inst[i] || on_caller(&vmaf->reg[i]) != temporal) continue;
         if (skip_by_subsample(vmaf, &vmaf->reg[i], job->index)) continue;
         int err = vmaf_fex_extract(inst[i], &job->ref, &job->dist, job->index);
         if (err) {
@@ -345,8 +399,48 @@ static void stop_workers(VmafContext *vmaf)
 static bool any_non_temporal(const VmafContext *vmaf)
 {
     for (unsigned i = 0; i < vmaf->n_reg; i++)
-        if (!is_temporal(&vmaf->reg[i])) return true;
+        if (!on_caller(&vmaf->reg[i])) return true;
     return false;
+}
+
+/* Resolve the backend: open the CUDA device when one is asked for. CUDA
+ * without a usable device is an error; auto falls back to the CPU, saying so. */
+static int open_backend(VmafContext *vmaf)
+{
+    if (vmaf->backend == EXACTVMAF_BACKEND_CPU) {
+        evc_state_close(vmaf->cuda);
+        vmaf->cuda = NULL;
+        return 0;
+    }
+    if (!vmaf->cuda) {
+        char why[256] = "";
+        const int err = evc_state_open(&vmaf->cuda, vmaf->gpu_index, why, sizeof(why));
+        if (err) {
+            vmaf->cuda = NULL;
+            if (vmaf->backend == EXACTVMAF_BACKEND_AUTO) {
+                vmaf_log(VMAF_LOG_LEVEL_WARNING,
+                         "backend auto: no usable CUDA device (%s); computing on the CPU", why);
+                return 0;
+            }
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "backend cuda: no usable CUDA device: %s", why);
+            return err;
+        }
+    }
+    vmaf_log(VMAF_LOG_LEVEL_INFO, "computing on %s where a metric has a CUDA twin",
+             evc_state_device_name(vmaf->cuda));
+    return 0;
+}
+
+/* Record which backend computes each extractor (the output files list it). */
+static int record_backends(VmafContext *vmaf)
+{
+    for (unsigned i = 0; i < vmaf->n_reg; i++) {
+        const VmafFex *fex = vmaf->inst ? vmaf->inst[i] : NULL;
+        const int err = vmaf_dict_set(&vmaf->backends, vmaf->reg[i].desc->name,
+                                      fex ? vmaf_fex_backend(fex) : "cpu");
+        if (err) return err;
+    }
+    return 0;
 }
 
 static int start(VmafContext *vmaf, const VmafPicture *ref)
@@ -357,8 +451,15 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     vmaf->h = ref->h[0];
     clock_gettime(CLOCK_MONOTONIC, &vmaf->t_start);
 
+    int err = open_backend(vmaf);
+    if (err) return err;
+    for (unsigned i = 0; i < vmaf->n_reg; i++)
+        vmaf->reg[i].on_caller = is_temporal(&vmaf->reg[i]) ||
+                                 (vmaf->cuda && vmaf->reg[i].desc->cuda);
+
     const bool threaded = vmaf->cfg.n_threads > 0 && any_non_temporal(vmaf);
-    int err = create_instances(vmaf, &vmaf->inst, true, !threaded);
+    err = create_instances(vmaf, &vmaf->inst, true, !threaded);
+    if (!err) err = record_backends(vmaf);
     if (err) return err;
     if (!threaded) return 0;
 
@@ -427,7 +528,7 @@ static int flush(VmafContext *vmaf)
         stop_workers(vmaf);
     }
     for (unsigned i = 0; !err && vmaf->inst && i < vmaf->n_reg; i++) {
-        if (!vmaf->inst[i] || !is_temporal(&vmaf->reg[i])) continue;
+        if (!vmaf->inst[i] || !on_caller(&vmaf->reg[i])) continue;
         err = vmaf_fex_flush(vmaf->inst[i], (unsigned)(vmaf->last_index + 1));
         if (err)
             vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s failed to flush (%s)",
@@ -558,6 +659,8 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
         free(vmaf->reg[i].identity);
     }
     free(vmaf->reg);
+    evc_state_close(vmaf->cuda);
+    vmaf_dict_free(&vmaf->backends);
     vmaf_fc_destroy(vmaf->fc);
     if (vmaf->sync_ok) {
         pthread_cond_destroy(&vmaf->cond_idle);

@@ -72,6 +72,9 @@ int vmaf_option_set(const char *fex_name, const VmafOption *opt, void *obj,
         return 0;
     }
     case VMAF_OPT_TYPE_STRING:
+        /* A string option without choices exists only to be refused clearly. */
+        if (!opt->choices)
+            return bad_value(fex_name, opt, val, "this option is not supported by exactvmaf");
         /* Values point at the table's static strings: no lifetime to manage. */
         for (const char *const *c = opt->choices; c && *c; c++) {
             if (!strcmp(*c, val)) {

@@ -189,8 +189,15 @@ static void write_xml(FILE *f, const Snapshot *s)
     }
     fprintf(f, "  </pooled_metrics>\n");
 
-    /* Aggregates (integer_psnr's apsnr) are not produced yet: empty element. */
+    /* Run-level values (psnr's apsnr_*), under their own names. */
     fprintf(f, "  <aggregate_metrics ");
+    for (unsigned i = 0; i < vmaf_fc_aggregate_count(s->fc); i++) {
+        double v;
+        print_xml_attr(f, vmaf_fc_aggregate_at(s->fc, i, &v));
+        fputs("=\"", f);
+        print_number(f, v, s->precision);
+        fputs("\" ", f);
+    }
     fprintf(f, "/>\n");
     fprintf(f, "</VMAF>\n");
 }
@@ -211,6 +218,17 @@ static void write_json(FILE *f, const Snapshot *s)
     const double fps = vmaf_ctx_fps(s->vmaf);
     if (isfinite(fps)) fprintf(f, "  \"fps\": %.2f,\n", fps);
     else fprintf(f, "  \"fps\": null,\n");
+    /* exactvmaf addition: the backend that computed each extractor. */
+    const VmafDict *backends = vmaf_ctx_backends(s->vmaf);
+    fprintf(f, "  \"backends\": {");
+    for (unsigned i = 0; backends && i < backends->cnt; i++) {
+        fputs(i ? ", \"" : "\"", f);
+        print_json_string(f, backends->entry[i].key);
+        fputs("\": \"", f);
+        print_json_string(f, backends->entry[i].val);
+        fputs("\"", f);
+    }
+    fprintf(f, "},\n");
 
     fprintf(f, "  \"frames\": [");
     bool first_frame = true;
@@ -265,8 +283,17 @@ static void write_json(FILE *f, const Snapshot *s)
     }
     fprintf(f, "\n  },\n");
 
-    /* Aggregates (integer_psnr's apsnr) are not produced yet: empty object. */
+    /* Run-level values (psnr's apsnr_*), under their own names. */
     fprintf(f, "  \"aggregate_metrics\": {");
+    const unsigned n_agg = vmaf_fc_aggregate_count(s->fc);
+    for (unsigned i = 0; i < n_agg; i++) {
+        double v;
+        fputs("\n    \"", f);
+        print_json_string(f, vmaf_fc_aggregate_at(s->fc, i, &v));
+        fputs("\": ", f);
+        print_json_number(f, v, s->precision);
+        fputs(i + 1 < n_agg ? "," : "", f);
+    }
     fprintf(f, "\n  }\n");
     fprintf(f, "}\n");
 }

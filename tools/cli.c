@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "feature/extractor.h"
 
 enum {
     ARG_OUTPUT_XML = 256,
@@ -32,7 +33,10 @@ enum {
     ARG_PRECISION,
     ARG_DIVISION,
     ARG_RCPSS_FINGERPRINT,
+    ARG_BACKEND,
+    ARG_GPU,
     ARG_HELP,
+    ARG_END,    /* keep last: sizes the table of options given */
 };
 
 /* Leading ':' so that a missing argument is reported as such. */
@@ -67,6 +71,8 @@ static const struct option long_opts[] = {
     { "precision",         required_argument, NULL, ARG_PRECISION },
     { "division",          required_argument, NULL, ARG_DIVISION },
     { "rcpss-fingerprint", no_argument,       NULL, ARG_RCPSS_FINGERPRINT },
+    { "backend",           required_argument, NULL, ARG_BACKEND },
+    { "gpu",               required_argument, NULL, ARG_GPU },
     { "help",              no_argument,       NULL, ARG_HELP },
     { NULL,                0,                 NULL, 0 },
 };
@@ -107,33 +113,55 @@ static const char usage_text[] =
 "\n"
 "Output:\n"
 " -o, --output PATH            write per-frame and pooled scores (\"-\" = stdout);\n"
-"                              the file appears only once complete\n"
+"                              the file appears only once complete, and not at\n"
+"                              all after an error\n"
 "     --xml | --json | --csv | --sub   its format (default XML)\n"
 "     --precision N|max        N decimals as Netflix prints them (default 6), or max:\n"
 "                              %.17g, every score exact\n"
 " -q, --quiet                  no progress line (shown only when stderr is a terminal)\n"
 "\n"
 "Execution:\n"
-"     --threads N              worker threads (0: the calling thread only); results\n"
-"                              do not depend on it\n"
+"     --threads N              worker threads, 0 to 256 (0: the calling thread only);\n"
+"                              results do not depend on it\n"
 "     --division ieee|rcp      float ADM division: ieee (default, the same on every\n"
 "                              host) or rcp (Netflix's x86 reciprocal: equals Netflix\n"
 "                              on this processor; x86 only)\n"
+"     --backend cpu|cuda|auto  where metrics run (default cpu): cuda computes every\n"
+"                              metric that has a CUDA twin on the GPU (the others on\n"
+"                              the CPU) with the CPU's scores bit for bit, and fails\n"
+"                              without a usable device; auto falls back to the CPU\n"
+"     --gpu N                  CUDA device index (default 0)\n"
 "     --cpumask N, --gpumask N accepted for compatibility; no effect on results\n"
 "     --rcpss-fingerprint      print this processor's RCPSS fingerprint and the count of\n"
 "                              refined reciprocals != IEEE over [1,2), then exit\n"
 " -v, --version                print the version and exit\n"
 "     --help                   print this help and exit\n"
 "\n"
-"Numbers take decimal, 0x hexadecimal or 0 octal form.\n"
+"Numbers take decimal, 0x hexadecimal or 0 octal form. Each option that takes\n"
+"one value may be given once; an extractor option may be set once per --feature\n"
+"or --model (under its name or its alias).\n"
 "\n"
-"Exit status:\n"
+"Interruption: on SIGINT (Ctrl-C), SIGTERM or SIGHUP the tool stops reading,\n"
+"finishes the frames already read, prints the scores of those frames and writes\n"
+"the output marked as incomplete (a second signal stops it at once):\n"
+"  JSON  first member  \"incomplete\": {\"frames\": N, \"reason\": \"interrupted by SIGINT\"}\n"
+"  XML   <VMAF ... incomplete=\"true\"> with first child\n"
+"        <incomplete frames=\"N\" reason=\"interrupted by SIGINT\" />\n"
+"  CSV, SUB  first line  # INCOMPLETE: N frames, interrupted by SIGINT\n"
+"  stdout    each score line ends with [INCOMPLETE: N frames, ...]\n"
+"N is the number of frames the scores cover (0 .. N-1).\n"
+"\n"
+"Exit status (after any error there is no output file, and a message on\n"
+"stderr names the file, frame or option at fault):\n"
 "  0  success\n"
 "  1  bad command line\n"
 "  2  a video cannot be opened or read, is malformed or truncated, or the two\n"
-"     videos do not match\n"
-"  3  a model or feature is unavailable or rejects its options, or scoring failed\n"
-"  4  the output file cannot be written\n";
+"     videos do not match (size, chroma, bit depth, frame count)\n"
+"  3  a model or feature is unavailable or rejects its options or the frame\n"
+"     size, or scoring failed\n"
+"  4  the output file cannot be written (checked before any frame is read)\n"
+"  129, 130, 143  stopped by SIGHUP, SIGINT, SIGTERM (128 + signal number):\n"
+"     the output, if any frame was done, is marked incomplete\n";
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 1, 2)))
@@ -201,6 +229,32 @@ static char *split(char **s, char c)
     return start;
 }
 
+/*
+ * An extractor option set twice in one --feature or --model, under the same
+ * key or under its name and its alias (egl=1:adm_enhn_gain_limit=1.2): the
+ * library would apply the last, so the other is silently lost. `prev` are
+ * the keys already given for extractor fex (unknown extractors are left to
+ * the library to report).
+ */
+static int check_twice(const char *flag, const char *arg, const char *fex,
+                       const char *const *prev, unsigned n_prev, const char *key)
+{
+    const VmafFeatureExtractor *desc = vmaf_fex_find(fex);
+    const VmafOption *o = desc ? vmaf_option_find(desc->options, key) : NULL;
+    for (unsigned i = 0; i < n_prev; i++) {
+        if (!strcmp(prev[i], key)) {
+            fail("%s \"%s\": option %s of %s is set twice", flag, arg, key, fex);
+            return -1;
+        }
+        if (o && vmaf_option_find(desc->options, prev[i]) == o) {
+            fail("%s \"%s\": option %s of %s is set twice (as %s and as %s)", flag, arg,
+                 o->name, fex, prev[i], key);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 /* "name=key=val:key=val" (Netflix's syntax). */
 static int parse_feature(const char *arg, CliFeature *f)
 {
@@ -221,6 +275,8 @@ static int parse_feature(const char *arg, CliFeature *f)
         fail("out of memory");
         goto fail;
     }
+    const char *keys[64];
+    unsigned n_keys = 0;
     while (rest) {
         char *val = split(&rest, ':');
         const char *key = split(&val, '=');
@@ -229,6 +285,12 @@ static int parse_feature(const char *arg, CliFeature *f)
                  val ? "=" : "", val ? val : "");
             goto fail;
         }
+        if (n_keys == sizeof(keys) / sizeof(keys[0])) {
+            fail("--feature \"%s\": more than %zu options", arg, sizeof(keys) / sizeof(keys[0]));
+            goto fail;
+        }
+        if (check_twice("--feature", arg, f->name, keys, n_keys, key)) goto fail;
+        keys[n_keys++] = key;
         if (dict_set(&f->opts, key, val)) goto fail;
     }
     free(buf);
@@ -306,7 +368,13 @@ static int parse_model(const char *arg, CliModel *m)
                 fail("--model \"%s\": more than %d feature options", arg, CLI_MAX_OVERLOADS);
                 return -1;
             }
+            const char *prev[CLI_MAX_OVERLOADS];
+            unsigned n_prev = 0;
+            for (unsigned j = 0; j < m->n_overload; j++)
+                if (!strcmp(m->overload[j].feature, feature)) prev[n_prev++] = m->overload[j].key;
+            if (check_twice("--model", arg, feature, prev, n_prev, opt)) return -1;
             m->overload[m->n_overload].feature = feature;
+            m->overload[m->n_overload].key = opt;
             if (dict_set(&m->overload[m->n_overload].opts, opt, val)) return -1;
             m->n_overload++;
         }
@@ -445,7 +513,13 @@ static int parse_option(CliSettings *s, int o, const char *arg)
     case ARG_OUTPUT_SUB: s->output_fmt = VMAF_OUTPUT_FORMAT_SUB; return 0;
     case 'm': return add_model(s, arg);
     case ARG_FEATURE: return add_feature(s, arg, false);
-    case ARG_THREADS: return parse_unsigned(arg, o, &s->threads);
+    case ARG_THREADS:
+        if (parse_unsigned(arg, o, &s->threads)) return -1;
+        if (s->threads > CLI_MAX_THREADS) {
+            fail("invalid value \"%s\" for --threads: expected 0 to %d", arg, CLI_MAX_THREADS);
+            return -1;
+        }
+        return 0;
     case ARG_SUBSAMPLE: return parse_unsigned(arg, o, &s->subsample);
     case ARG_CPUMASK: return parse_u64(arg, o, UINT64_MAX, &s->cpumask);
     case ARG_GPUMASK: return parse_u64(arg, o, UINT64_MAX, &s->gpumask);
@@ -478,6 +552,24 @@ static int parse_option(CliSettings *s, int o, const char *arg)
             return -1;
         }
         return 0;
+    case ARG_BACKEND:
+        if (!strcmp(arg, "cpu")) s->backend = EXACTVMAF_BACKEND_CPU;
+        else if (!strcmp(arg, "cuda")) s->backend = EXACTVMAF_BACKEND_CUDA;
+        else if (!strcmp(arg, "auto")) s->backend = EXACTVMAF_BACKEND_AUTO;
+        else {
+            fail("invalid value \"%s\" for --backend: expected cpu, cuda or auto", arg);
+            return -1;
+        }
+        return 0;
+    case ARG_GPU: {
+        unsigned n;
+        if (parse_unsigned(arg, o, &n) || n > 1024) {
+            fail("invalid value \"%s\" for --gpu: expected a device index, 0 to 1024", arg);
+            return -1;
+        }
+        s->gpu_index = (int)n;
+        return 0;
+    }
     default:
         fail("internal: option %d has no handler", o);
         return -1;
@@ -494,10 +586,32 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
     memset(s, 0, sizeof(*s));
     s->precision = 6;
     opterr = 0;
-    optind = 1;
+    /* 0, not 1: glibc and musl then also forget a half-read group of short
+     * options from an earlier call (the fuzzer calls this repeatedly). */
+    optind = 0;
+
+    /* Options that take one value: a second one is a mistake, not an
+     * override (which of two paths was meant?). */
+    static const int once[] = { 'r', 'd', 'w', 'h', 'p', 'b', 'o', ARG_THREADS,
+                                ARG_SUBSAMPLE, ARG_CPUMASK, ARG_GPUMASK, ARG_FRAME_CNT,
+                                ARG_FRAME_SKIP_REF, ARG_FRAME_SKIP_DIST, ARG_PRECISION,
+                                ARG_DIVISION, ARG_BACKEND, ARG_GPU };
+    bool given[ARG_END] = { false };
+    int format_flag = 0;
 
     int o;
     while ((o = getopt_long(argc, argv, short_opts, long_opts, NULL)) != -1) {
+        for (size_t i = 0; i < sizeof(once) / sizeof(once[0]); i++) {
+            if (o != once[i]) continue;
+            if (given[o]) return fail("--%s is given more than once", opt_name(o));
+            given[o] = true;
+        }
+        if (o >= ARG_OUTPUT_XML && o <= ARG_OUTPUT_SUB) {
+            if (format_flag && format_flag != o)
+                return fail("--%s and --%s: choose one output format", opt_name(format_flag),
+                            opt_name(o));
+            format_flag = o;
+        }
         switch (o) {
         case '?':
             if (optopt && optopt < 256) return fail("unknown option -%c", optopt);

@@ -11,6 +11,8 @@
 #define CLI_MAX_MODELS 32
 #define CLI_MAX_FEATURES 64
 #define CLI_MAX_OVERLOADS 32
+/** More threads than this is a typo; each has its own extractor buffers. (--help says 256.) */
+#define CLI_MAX_THREADS 256
 
 /** Exit statuses of the tool (listed in --help). */
 enum CliExit {
@@ -19,6 +21,9 @@ enum CliExit {
     CLI_EXIT_INPUT = 2,     /**< a video cannot be opened or read, or the two do not match */
     CLI_EXIT_COMPUTE = 3,   /**< model, feature or computation failure */
     CLI_EXIT_OUTPUT = 4,    /**< the output file cannot be written */
+    /** Stopped by signal N (SIGINT, SIGTERM, SIGHUP): 128 + N, as shells
+     *  report a process killed by N; the output, if any, is incomplete. */
+    CLI_EXIT_SIGNAL_BASE = 128,
 };
 
 typedef struct CliFeature {
@@ -32,6 +37,7 @@ typedef struct CliModel {
     VmafModelConfig cfg;
     struct {
         char *feature;
+        const char *key;            /**< the option's key as given */
         VmafFeatureDictionary *opts;
     } overload[CLI_MAX_OVERLOADS];
     unsigned n_overload;
@@ -60,6 +66,8 @@ typedef struct CliSettings {
     bool precision_set;
     int precision;                  /**< exactvmaf_set_output_precision() digits */
     enum ExactvmafDivision division;
+    enum ExactvmafBackend backend;  /**< --backend (default cpu) */
+    int gpu_index;                  /**< --gpu */
     bool print_fingerprint;
 } CliSettings;
 

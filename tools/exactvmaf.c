@@ -4,11 +4,16 @@
  * pool each model's scores, write the output), so that its output file is
  * Netflix's, score for score. Unlike Netflix's tool it stops with a
  * non-zero status, and writes no output, when an input cannot be read
- * completely, and it prints the pooled model scores on stdout whether or
- * not stderr is a terminal.
+ * completely or the two videos differ in length, and it prints the pooled
+ * model scores on stdout whether or not stderr is a terminal. On SIGINT,
+ * SIGTERM or SIGHUP it stops reading, finishes the frames in flight and
+ * writes what it has, marked incomplete (see incomplete.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,8 +25,59 @@
 
 #include "cli.h"
 #include "exactvmaf/exactvmaf.h"
+#include "incomplete.h"
 #include "libvmaf/libvmaf.h"
+#include "model/json.h"
 #include "video_input.h"
+
+/* The signal that asked us to stop (0: none). */
+static volatile sig_atomic_t stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+/*
+ * First signal: finish gracefully. SA_RESETHAND makes a second one fatal
+ * at once, for a user who does not want to wait. No SA_RESTART: a read
+ * blocked on a pipe returns, so that the stop does not wait for input.
+ */
+static void install_stop_handlers(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop_signal;
+    sa.sa_flags = SA_RESETHAND;
+    sigemptyset(&sa.sa_mask);
+    for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+        sigaction(stop_signals[i], &sa, NULL);
+}
+
+/* Hold the stop signals (they stay pending) or release them. Threads
+ * created while they are held never receive them, so that they reach the
+ * reading thread. */
+static void hold_stop_signals(bool hold, sigset_t *old)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
+        sigaddset(&set, stop_signals[i]);
+    if (hold) pthread_sigmask(SIG_BLOCK, &set, old);
+    else pthread_sigmask(SIG_SETMASK, old, NULL);
+}
+
+static const char *signal_name(int sig)
+{
+    switch (sig) {
+    case SIGINT: return "SIGINT";
+    case SIGTERM: return "SIGTERM";
+    case SIGHUP: return "SIGHUP";
+    default: return "a signal";
+    }
+}
 
 static const char *pix_fmt_name(enum VmafPixelFormat f)
 {
@@ -36,9 +92,12 @@ static const char *pix_fmt_name(enum VmafPixelFormat f)
 
 static int open_input(VideoInput **vi, const char *path, const CliSettings *c)
 {
-    if (c->use_yuv)
-        return video_input_open_yuv(vi, path, c->width, c->height, c->pix_fmt, c->bitdepth);
-    return video_input_open_y4m(vi, path);
+    const int err = c->use_yuv ?
+        video_input_open_yuv(vi, path, c->width, c->height, c->pix_fmt, c->bitdepth) :
+        video_input_open_y4m(vi, path);
+    /* A read cut short by a stop signal ends the input quietly. */
+    if (!err) (*vi)->interrupted = &stop_signal;
+    return err;
 }
 
 /* The two videos must describe the same pictures. */
@@ -65,40 +124,78 @@ static int check_compatible(const VideoInput *ref, const VideoInput *dist, bool 
     return problems ? -EINVAL : 0;
 }
 
-/*
- * Raw YUV files of known size: report a trailing partial frame before
- * computing anything, when the run would reach it (the frame loop reads
- * the reference first, then the distorted video).
- */
-static int check_whole_frames(VideoInput *ref, VideoInput *dist, const CliSettings *c)
+/* The two lengths differ: say both. A length known only as a lower bound
+ * (the rest of a pipe is unknown) reads "at least". */
+static void report_lengths(const VideoInput *ref, uint64_t n_ref, bool ref_exact,
+                           const VideoInput *dist, uint64_t n_dist, bool dist_exact,
+                           const CliSettings *c)
 {
-    uint64_t fr, pr, fd, pd;
-    if (!c->use_yuv || video_input_remaining(ref, &fr, &pr) ||
-        video_input_remaining(dist, &fd, &pd))
-        return 0;
-    const uint64_t avail_r = fr > c->frame_skip_ref ? fr - c->frame_skip_ref : 0;
-    const uint64_t avail_d = fd > c->frame_skip_dist ? fd - c->frame_skip_dist : 0;
-    const uint64_t n = avail_r < avail_d ? avail_r : avail_d;
-    if (c->frame_cnt && c->frame_cnt <= n) return 0;
-    /* Frame n is attempted in both files, the reference first. */
-    const VideoInput *bad = NULL;
-    uint64_t whole = 0, partial = 0;
-    if (n == avail_r && pr) bad = ref, whole = fr, partial = pr;
-    else if (n == avail_d && pd) bad = dist, whole = fd, partial = pd;
-    if (!bad) return 0;
-    fprintf(stderr, "exactvmaf: %s: %llu bytes is %llu whole frames of %llu bytes plus a "
-            "partial frame of %llu bytes (check -w, -h, -p and -b)\n",
-            video_input_path(bad),
-            (unsigned long long)(whole * video_input_info(bad)->frame_bytes + partial),
-            (unsigned long long)whole,
-            (unsigned long long)video_input_info(bad)->frame_bytes,
-            (unsigned long long)partial);
+    const uint64_t n = n_ref < n_dist ? n_ref : n_dist;
+    fprintf(stderr, "exactvmaf: the videos differ in length: %s has %s%llu frame%s, "
+            "%s has %s%llu%s; ", video_input_path(ref), ref_exact ? "" : "at least ",
+            (unsigned long long)n_ref, n_ref == 1 ? "" : "s", video_input_path(dist),
+            dist_exact ? "" : "at least ", (unsigned long long)n_dist,
+            c->frame_skip_ref || c->frame_skip_dist ? " (after the skipped frames)" : "");
+    if (c->frame_cnt)
+        fprintf(stderr, "--frame_cnt %u asks for more than the shorter one has; ",
+                c->frame_cnt);
+    fprintf(stderr, "give --frame_cnt %llu to compare the first %llu\n",
+            (unsigned long long)n, (unsigned long long)n);
+}
+
+typedef struct Length {
+    VideoInput *vi;
+    uint64_t frames;        /* whole frames after the skipped ones */
+    bool damaged;           /* something other than a whole frame follows */
+} Length;
+
+static int report_damage(const Length *l)
+{
+    video_input_error(l->vi, "%s", video_input_scan_message(l->vi));
     return -EINVAL;
 }
 
 /*
+ * Regular files are counted before anything is computed (y4m: FRAME lines
+ * only; see video_input_scan): a damaged or truncated frame that the run
+ * would reach, or two lengths that differ where --frame_cnt does not stop
+ * the run first, is an error now rather than after the computation.
+ * Pipes are checked as they are read.
+ */
+static int check_lengths(VideoInput *ref, VideoInput *dist, const CliSettings *c)
+{
+    Length l[2] = { { .vi = ref }, { .vi = dist } };
+    const unsigned skip[2] = { c->frame_skip_ref, c->frame_skip_dist };
+    for (int i = 0; i < 2; i++) {
+        uint64_t frames;
+        const int err = video_input_scan(l[i].vi, &frames, &l[i].damaged);
+        if (err == -ENOTSUP) return 0;
+        if (err) return err;
+        if (frames < skip[i]) {
+            if (l[i].damaged) return report_damage(&l[i]);
+            fprintf(stderr, "exactvmaf: %s: cannot skip %u frames: it has only %llu\n",
+                    video_input_path(l[i].vi), skip[i], (unsigned long long)frames);
+            return -EINVAL;
+        }
+        l[i].frames = frames - skip[i];
+    }
+    const uint64_t n = l[0].frames < l[1].frames ? l[0].frames : l[1].frames;
+    if (c->frame_cnt && c->frame_cnt <= n) return 0;
+    /* The run reads frame n of the reference, then of the distorted video. */
+    if (l[0].frames == n && l[0].damaged) return report_damage(&l[0]);
+    if (l[1].frames == n && l[1].damaged) return report_damage(&l[1]);
+    if (l[0].frames != l[1].frames) {
+        report_lengths(ref, l[0].frames, true, dist, l[1].frames, true, c);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/*
  * Refuse an output path that cannot be written before computing anything:
- * the file itself is created only at the end (see vmaf_write_output).
+ * the file itself is created only at the end (see vmaf_write_output), so a
+ * probe file is created beside it and removed. A probe, not access(): root
+ * passes access() where a read-only file system or /proc still refuses.
  */
 static int check_output_path(const char *path)
 {
@@ -106,7 +203,7 @@ static int check_output_path(const char *path)
     struct stat st;
     if (!stat(path, &st)) {
         if (S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "exactvmaf: output %s is a directory\n", path);
+            fprintf(stderr, "exactvmaf: cannot write output %s: it is a directory\n", path);
             return -EISDIR;
         }
         if (!S_ISREG(st.st_mode)) {
@@ -115,20 +212,36 @@ static int check_output_path(const char *path)
             return 0;
         }
     }
-    char *copy = strdup(path);
-    if (!copy) return -ENOMEM;
-    const int err = access(dirname(copy), W_OK | X_OK);
-    free(copy);
-    if (!err) return 0;
-fail:;
+    const size_t sz = strlen(path) + 48;
+    char *probe = malloc(sz);
+    if (!probe) return -ENOMEM;
+    snprintf(probe, sz, "%s.%ld.probe", path, (long)getpid());
+    const int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     const int e = errno;
-    fprintf(stderr, "exactvmaf: cannot write output %s: %s\n", path, strerror(e));
-    return -e;
+    if (fd >= 0) {
+        close(fd);
+        unlink(probe);
+    }
+    free(probe);
+    if (fd >= 0) return 0;
+    errno = e;
+fail:;
+    const int err = errno;
+    char *copy = strdup(path);
+    const char *dir = copy ? dirname(copy) : ".";
+    if (err == ENOENT && stat(dir, &st))
+        fprintf(stderr, "exactvmaf: cannot write output %s: the folder %s does not exist\n",
+                path, dir);
+    else
+        fprintf(stderr, "exactvmaf: cannot write output %s: %s\n", path, strerror(err));
+    free(copy);
+    return -err;
 }
 
 static int skip_frames(VideoInput *vi, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
+        if (stop_signal) return -EINTR;
         const int ret = video_input_skip(vi);
         if (ret < 0) return ret;
         if (!ret) {
@@ -199,15 +312,107 @@ typedef struct Models {
     unsigned n_collection;
 } Models;
 
+/* Text written on stderr between capture_begin and capture_end is held
+ * back, so that a failed first attempt does not confuse the reader. */
+typedef struct Capture {
+    FILE *tmp;
+    int saved_fd;
+} Capture;
+
+static bool capture_begin(Capture *cap)
+{
+    fflush(stderr);
+    cap->tmp = tmpfile();
+    if (!cap->tmp) return false;
+    cap->saved_fd = dup(STDERR_FILENO);
+    if (cap->saved_fd < 0 || dup2(fileno(cap->tmp), STDERR_FILENO) < 0) {
+        if (cap->saved_fd >= 0) close(cap->saved_fd);
+        fclose(cap->tmp);
+        return false;
+    }
+    return true;
+}
+
+/* Restore stderr; show the held text when asked. */
+static void capture_end(Capture *cap, bool show)
+{
+    fflush(stderr);
+    dup2(cap->saved_fd, STDERR_FILENO);
+    close(cap->saved_fd);
+    if (show && !fseek(cap->tmp, 0, SEEK_SET)) {
+        char buf[4096];
+        size_t n;
+        while ((n = fread(buf, 1, sizeof(buf), cap->tmp)) > 0) fwrite(buf, 1, n, stderr);
+    }
+    fclose(cap->tmp);
+}
+
+/* A model file holding a bootstrap collection ("0", "1", ... members, no
+ * "model_dict"): then only the collection loader can say what is wrong. */
+static bool is_collection_file(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) return false;
+    char *data = NULL;
+    size_t len = 0, cap = 0;
+    bool ok = true;
+    for (;;) {
+        if (len == cap) {
+            if (cap >= EV_JSON_MAX_SIZE) {
+                ok = false;
+                break;
+            }
+            cap = cap ? cap * 2 : 65536;
+            char *p = realloc(data, cap);
+            if (!p) {
+                ok = false;
+                break;
+            }
+            data = p;
+        }
+        const size_t got = fread(data + len, 1, cap - len, f);
+        len += got;
+        if (!got) break;
+    }
+    ok = ok && !ferror(f);
+    fclose(f);
+    EvJson *root = NULL;
+    char err[160];
+    bool collection = false;
+    if (ok && !ev_json_parse(data, len, &root, err, sizeof(err))) {
+        collection = root->type == EV_JSON_OBJECT && !ev_json_get(root, "model_dict") &&
+                     ev_json_get(root, "0");
+        ev_json_free(root);
+    }
+    free(data);
+    return collection;
+}
+
 /* Load each --model and register its features, as Netflix's tool does: a
- * name that is not a single model is tried as a bootstrap collection. */
+ * name that is not a single model is tried as a bootstrap collection. A
+ * file goes straight to the loader its content calls for, so that its
+ * errors are that loader's alone. */
 static int load_models(VmafContext *vmaf, CliSettings *c, Models *m)
 {
     for (unsigned i = 0; i < c->n_model; i++) {
         CliModel *cm = &c->model[i];
         const char *label = cli_model_label(cm);
-        int err = cm->version ? vmaf_model_load(&m->model[i], &cm->cfg, cm->version) :
+        const bool path_collection = cm->path && is_collection_file(cm->path);
+        int err = -EINVAL;
+        if (!path_collection) {
+            /* A built-in name may be a collection: hold back the single
+             * loader's complaint until the collection loader has tried. */
+            Capture cap;
+            const bool held = cm->version && capture_begin(&cap);
+            err = cm->version ? vmaf_model_load(&m->model[i], &cm->cfg, cm->version) :
                                 vmaf_model_load_from_path(&m->model[i], &cm->cfg, cm->path);
+            if (held) capture_end(&cap, !err);
+            if (err && cm->path) {
+                fprintf(stderr, "exactvmaf: cannot load model %s: %s\n", label,
+                        strerror(-err));
+                return err;
+            }
+        }
         if (!err) {
             for (unsigned j = 0; j < cm->n_overload; j++) {
                 err = vmaf_model_feature_overload(m->model[i], cm->overload[j].feature,
@@ -269,7 +474,7 @@ static void free_models(Models *m, unsigned n_model)
 
 /* Pool every model (this also computes and stores its per-frame scores). */
 static int score_models(VmafContext *vmaf, const CliSettings *c, const Models *m,
-                        unsigned n_frames, FILE *print)
+                        unsigned n_frames, FILE *print, const char *note)
 {
     for (unsigned i = 0; i < c->n_model; i++) {
         double score;
@@ -280,7 +485,9 @@ static int score_models(VmafContext *vmaf, const CliSettings *c, const Models *m
                     cli_model_label(&c->model[i]), strerror(-err));
             return err;
         }
-        if (print) fprintf(print, "VMAF score (%s): %f\n", cli_model_label(&c->model[i]), score);
+        if (print)
+            fprintf(print, "VMAF score (%s): %f%s\n", cli_model_label(&c->model[i]), score,
+                    note);
     }
     for (unsigned i = 0; i < m->n_collection; i++) {
         VmafModelCollectionScore score = { 0 };
@@ -293,45 +500,74 @@ static int score_models(VmafContext *vmaf, const CliSettings *c, const Models *m
             return err;
         }
         if (print && score.type == VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP)
-            fprintf(print, "VMAF score (%s): %f, ci.p95: [%f, %f], stddev: %f\n",
+            fprintf(print, "VMAF score (%s): %f, ci.p95: [%f, %f], stddev: %f%s\n",
                     m->collection_label[i],
                     score.bootstrap.bagging_score, score.bootstrap.ci.p95.lo,
-                    score.bootstrap.ci.p95.hi, score.bootstrap.stddev);
+                    score.bootstrap.ci.p95.hi, score.bootstrap.stddev, note);
     }
     return 0;
 }
 
+/* The video that ended first is `ended`; how long is the other one? */
+static void report_early_end(VideoInput *ended, VideoInput *other, unsigned index,
+                             bool ended_is_ref, const CliSettings *c)
+{
+    /* `other` has index + 1 frames read, the last one just now. */
+    uint64_t rest = 0, n_other = (uint64_t)index + 1;
+    bool damaged, exact = !video_input_scan(other, &rest, &damaged);
+    if (exact) n_other += rest;
+    if (ended_is_ref) report_lengths(ended, index, true, other, n_other, exact, c);
+    else report_lengths(other, n_other, exact, ended, index, true, c);
+}
+
 /*
- * Read frame pairs and hand them to the library. Returns the number of
- * pairs read in *n_frames; stops when either video ends (saying so when
- * the other one goes on), or at --frame_cnt.
+ * Read frame pairs and hand them to the library until both videos end
+ * together, or --frame_cnt is reached, or a stop signal comes
+ * (*interrupted). Videos of different lengths are an error.
+ * Returns the number of pairs handed over in *n_frames.
  */
 static int read_frames(VmafContext *vmaf, VideoInput *ref, VideoInput *dist,
                        const CliSettings *c, unsigned bpc, Progress *progress,
-                       unsigned *n_frames, int *exit_code)
+                       unsigned *n_frames, bool *interrupted, int *exit_code)
 {
     unsigned index;
+    *interrupted = false;
     for (index = 0; !c->frame_cnt || index < c->frame_cnt; index++) {
+        if (stop_signal) {
+            *interrupted = true;
+            break;
+        }
         VmafPicture pic_ref, pic_dist;
         const int r = video_input_read(ref, &pic_ref, bpc);
+        const int d = r < 0 ? 0 : video_input_read(dist, &pic_dist, bpc);
+        /* A signal during the reads explains what they saw: with a pipeline
+         * such as `ffmpeg ... | exactvmaf -r -`, Ctrl-C also stops the
+         * producer, and its output ends mid-frame. The pair is dropped. */
+        if (stop_signal) {
+            if (r == 1) vmaf_picture_unref(&pic_ref);
+            if (d == 1) vmaf_picture_unref(&pic_dist);
+            *interrupted = true;
+            break;
+        }
         if (r < 0) goto input_error;
-        const int d = video_input_read(dist, &pic_dist, bpc);
         if (d < 0) {
             if (r) vmaf_picture_unref(&pic_ref);
             goto input_error;
         }
         if (!r || !d) {
-            if (r || d) {
-                progress_end(progress, index);
-                progress->shown = false;
-                fprintf(stderr, "exactvmaf: \"%s\" ended before \"%s\" (after %u frames)\n",
-                        video_input_path(r ? dist : ref), video_input_path(r ? ref : dist),
-                        index);
-                vmaf_picture_unref(r ? &pic_ref : &pic_dist);
-            }
-            break;
+            if (!r && !d) break;
+            progress_end(progress, index);
+            progress->shown = false;
+            vmaf_picture_unref(r ? &pic_ref : &pic_dist);
+            report_early_end(r ? dist : ref, r ? ref : dist, index, !r, c);
+            goto input_error;
         }
+        /* Worker threads start with the first pair: they must not take the
+         * stop signals, which are for this (reading) thread. */
+        sigset_t old;
+        if (!index) hold_stop_signals(true, &old);
         const int err = vmaf_read_pictures(vmaf, &pic_ref, &pic_dist, index);
+        if (!index) hold_stop_signals(false, &old);
         if (err) {
             progress_end(progress, index);
             fprintf(stderr, "exactvmaf: computing frame %u failed: %s\n", index, strerror(-err));
@@ -364,7 +600,7 @@ static int run(CliSettings *c)
     }
     if (open_input(&ref, c->path_ref, c) || open_input(&dist, c->path_dist, c)) goto done;
     if (check_compatible(ref, dist, c->common_bitdepth)) goto done;
-    if (check_whole_frames(ref, dist, c)) goto done;
+    if (check_lengths(ref, dist, c)) goto done;
     const unsigned bpc_ref = video_input_info(ref)->bpc;
     const unsigned bpc_dist = video_input_info(dist)->bpc;
     const unsigned bpc = bpc_ref > bpc_dist ? bpc_ref : bpc_dist;
@@ -392,6 +628,11 @@ static int run(CliSettings *c)
         goto done;
     }
     if (c->precision_set && exactvmaf_set_output_precision(vmaf, c->precision)) goto done;
+    err = exactvmaf_set_backend(vmaf, c->backend, c->gpu_index);
+    if (err) {
+        fprintf(stderr, "exactvmaf: --backend: %s\n", strerror(-err));
+        goto done;
+    }
 
     if (load_models(vmaf, c, &models)) goto done;
     for (unsigned i = 0; i < c->n_feature; i++) {
@@ -405,15 +646,32 @@ static int run(CliSettings *c)
     }
 
     exit_code = CLI_EXIT_INPUT;
-    if (skip_frames(ref, c->frame_skip_ref) || skip_frames(dist, c->frame_skip_dist)) goto done;
+    if (skip_frames(ref, c->frame_skip_ref) || skip_frames(dist, c->frame_skip_dist)) {
+        if (stop_signal) exit_code = CLI_EXIT_SIGNAL_BASE + stop_signal;
+        goto done;
+    }
 
     Progress progress;
     progress_start(&progress, on_tty && !c->quiet, ref, dist, c);
     unsigned n_frames = 0;
-    if (read_frames(vmaf, ref, dist, c, bpc, &progress, &n_frames, &exit_code)) goto done;
+    bool interrupted;
+    if (read_frames(vmaf, ref, dist, c, bpc, &progress, &n_frames, &interrupted, &exit_code))
+        goto done;
+    const int sig = interrupted ? stop_signal : 0;
+    char reason[48] = "";
+    if (sig) snprintf(reason, sizeof(reason), "interrupted by %s", signal_name(sig));
     if (!n_frames) {
-        fprintf(stderr, "exactvmaf: no frames to compare\n");
-        exit_code = CLI_EXIT_INPUT;
+        if (sig) {
+            fprintf(stderr, "exactvmaf: %s before the first frame: no scores, no output\n",
+                    reason);
+            exit_code = CLI_EXIT_SIGNAL_BASE + sig;
+        } else if (c->frame_skip_ref || c->frame_skip_dist) {
+            fprintf(stderr, "exactvmaf: no frames to compare: %s and %s have none after the "
+                    "skipped ones\n", video_input_path(ref), video_input_path(dist));
+        } else {
+            fprintf(stderr, "exactvmaf: no frames to compare: %s and %s hold none\n",
+                    video_input_path(ref), video_input_path(dist));
+        }
         goto done;
     }
 
@@ -423,23 +681,36 @@ static int run(CliSettings *c)
         fprintf(stderr, "exactvmaf: finishing the computation failed: %s\n", strerror(-err));
         goto done;
     }
+    char note[96] = "";
+    if (sig) {
+        fprintf(stderr, "exactvmaf: %s after %u frame%s: the scores cover those frames "
+                "only%s\n", reason, n_frames, n_frames == 1 ? "" : "s",
+                c->output_path ? " and the output is marked incomplete" : "");
+        snprintf(note, sizeof(note), " [INCOMPLETE: %u frames, %s]", n_frames, reason);
+    }
     /* Scores go to stdout unless the output file does; with -q they are
      * printed only when there is no output file to read them from. */
     FILE *score_out = NULL;
     if (!c->quiet || !c->output_path)
         score_out = c->output_path && !strcmp(c->output_path, "-") ? stderr : stdout;
-    if (!c->no_prediction && score_models(vmaf, c, &models, n_frames, score_out))
+    if (!c->no_prediction && score_models(vmaf, c, &models, n_frames, score_out, note))
         goto done;
 
     if (c->output_path) {
-        err = vmaf_write_output(vmaf, c->output_path, c->output_fmt);
+        const CliIncomplete inc = { .frames = n_frames, .reason = reason };
+        /* Held during the write: a second signal then ends the process
+         * only once the file is complete and in place. */
+        sigset_t old;
+        hold_stop_signals(true, &old);
+        err = cli_write_output(vmaf, c->output_path, c->output_fmt, sig ? &inc : NULL);
+        hold_stop_signals(false, &old);
         if (err) {
-            /* The library has said which file and why. */
+            /* Who failed has said which file and why. */
             exit_code = CLI_EXIT_OUTPUT;
             goto done;
         }
     }
-    exit_code = CLI_EXIT_OK;
+    exit_code = sig ? CLI_EXIT_SIGNAL_BASE + sig : CLI_EXIT_OK;
 
 done:
     free_models(&models, c->n_model);
@@ -467,6 +738,7 @@ int main(int argc, char *argv[])
         }
         goto done;
     }
+    install_stop_handlers();
     exit_code = run(&c);
 
 done:

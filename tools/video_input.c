@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,14 @@ void video_input_error(const VideoInput *vi, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     fputc('\n', stderr);
     va_end(ap);
+}
+
+int video_input_read_error(const VideoInput *vi, const char *what)
+{
+    const int e = errno;
+    if (e == EINTR && vi->interrupted && *vi->interrupted) return -EINTR;
+    video_input_error(vi, "read error in %s: %s", what, strerror(e));
+    return -EIO;
 }
 
 int video_input_create(VideoInput **out, const char *path, const VideoInputFormat *fmt)
@@ -92,6 +101,16 @@ int video_input_finish_open(VideoInput *vi)
                           in->w, in->h, VIDEO_INPUT_MAX_DIM, VIDEO_INPUT_MAX_DIM);
         return -EINVAL;
     }
+    /* libvmaf's chroma planes are w >> 1 (and h >> 1 in 4:2:0) wide: none
+     * at all for a frame 1 sample wide (or high). */
+    const bool ss_x = in->pix_fmt == VMAF_PIX_FMT_YUV420P || in->pix_fmt == VMAF_PIX_FMT_YUV422P;
+    const bool ss_y = in->pix_fmt == VMAF_PIX_FMT_YUV420P;
+    if ((ss_x && in->w < 2) || (ss_y && in->h < 2)) {
+        video_input_error(vi, "a %ux%u frame has no chroma samples in %s (libvmaf halves "
+                          "the chroma size, rounding down): the smallest is %ux%u",
+                          in->w, in->h, ss_y ? "4:2:0" : "4:2:2", 2u, ss_y ? 2u : 1u);
+        return -EINVAL;
+    }
     if (in->bpc < 8 || in->bpc > 16) {
         video_input_error(vi, "bit depth %u is not within 8..16", in->bpc);
         return -EINVAL;
@@ -120,6 +139,13 @@ int video_input_finish_open(VideoInput *vi)
 
 size_t video_input_fread(VideoInput *vi, void *buf, size_t n)
 {
+    if (vi->stage.active) {
+        const size_t left = vi->stage.len - vi->stage.pos;
+        const size_t got = n < left ? n : left;
+        memcpy(buf, vi->stage.buf + vi->stage.pos, got);
+        vi->stage.pos += got;
+        return got;
+    }
     const size_t got = fread(buf, 1, n, vi->f);
     vi->consumed += got;
     return got;
@@ -139,9 +165,9 @@ const char *video_input_path(const VideoInput *vi)
 static int short_read(VideoInput *vi, uint64_t frame_got)
 {
     if (ferror(vi->f)) {
-        video_input_error(vi, "read error in frame %u: %s", vi->frame_index,
-                          strerror(errno));
-        return -EIO;
+        char what[32];
+        snprintf(what, sizeof(what), "frame %u", vi->frame_index);
+        return video_input_read_error(vi, what);
     }
     video_input_error(vi, "frame %u is partial: the file ends after %llu of its "
                       "%llu bytes", vi->frame_index, (unsigned long long)frame_got,
@@ -164,16 +190,20 @@ static void swap_u16(uint16_t *s, unsigned n)
 }
 
 /*
- * One row of n samples from the file into dst (a picture row at out_bpc).
- * Rows read without conversion go straight into the picture.
- * Returns the largest sample seen (before any shift).
+ * One row of n samples from the file; its first `keep` samples go to dst (a
+ * picture row at out_bpc), none when dst is NULL. Rows read without
+ * conversion go straight into the picture. The largest sample seen (before
+ * any shift, dropped ones included) updates *max_sample.
  */
-static int read_row(VideoInput *vi, uint8_t *dst, unsigned n, unsigned out_bpc,
-                    uint64_t *frame_got, unsigned *max_sample)
+static int read_row(VideoInput *vi, uint8_t *dst, unsigned n, unsigned keep,
+                    unsigned out_bpc, uint64_t *frame_got, unsigned *max_sample)
 {
     const unsigned in_bpc = vi->info.bpc;
     const size_t row_bytes = (size_t)n * (in_bpc > 8 ? 2 : 1);
-    const int direct = in_bpc == out_bpc && (in_bpc == 8 || !HOST_BIG_ENDIAN);
+    /* Straight into the picture only when every sample read is kept: the
+     * picture row may be shorter than the file's (odd sizes). */
+    const int direct = dst && keep == n && in_bpc == out_bpc &&
+                       (in_bpc == 8 || !HOST_BIG_ENDIAN);
     uint8_t *src = direct ? dst : vi->row;
 
     const size_t got = video_input_fread(vi, src, row_bytes);
@@ -181,11 +211,14 @@ static int read_row(VideoInput *vi, uint8_t *dst, unsigned n, unsigned out_bpc,
     if (got != row_bytes) return short_read(vi, *frame_got);
 
     if (in_bpc == 8) {
+        if (!dst || direct) return 0;
         if (out_bpc > 8) {
             uint16_t *d = (uint16_t *)dst;
             const unsigned shift = out_bpc - 8;
-            for (unsigned i = 0; i < n; i++)
+            for (unsigned i = 0; i < keep; i++)
                 d[i] = (uint16_t)(src[i] << shift);
+        } else {
+            memcpy(dst, src, keep);
         }
         return 0;
     }
@@ -196,10 +229,10 @@ static int read_row(VideoInput *vi, uint8_t *dst, unsigned n, unsigned out_bpc,
         const unsigned m = max_u16(s, n);
         if (m > *max_sample) *max_sample = m;
     }
-    if (!direct) {
+    if (dst && !direct) {
         uint16_t *d = (uint16_t *)dst;
         const unsigned shift = out_bpc - in_bpc;
-        for (unsigned i = 0; i < n; i++)
+        for (unsigned i = 0; i < keep; i++)
             d[i] = (uint16_t)(s[i] << shift);
     }
     return 0;
@@ -218,6 +251,42 @@ static int drop_bytes(VideoInput *vi, uint64_t n, uint64_t *frame_got)
     return 0;
 }
 
+/*
+ * A pipe's size is unknown, so a header's claim cannot be checked ahead:
+ * the frame's bytes are read first, into a buffer that grows as they
+ * arrive, and only a complete frame gets a picture. A header claiming a
+ * giant frame costs what the pipe delivers, not what it claims. The buffer
+ * is kept for the next frames.
+ */
+static int stage_frame(VideoInput *vi, uint64_t need)
+{
+    if (need > SIZE_MAX / 2) return short_read(vi, 0);
+    size_t have = 0;
+    while (have < need) {
+        if (vi->stage.cap == have) {
+            size_t cap = vi->stage.cap ? vi->stage.cap * 2 : (size_t)1 << 20;
+            if (cap > need) cap = (size_t)need;
+            uint8_t *b = realloc(vi->stage.buf, cap);
+            if (!b) {
+                video_input_error(vi, "cannot allocate %zu bytes for frame %u", cap,
+                                  vi->frame_index);
+                return -ENOMEM;
+            }
+            vi->stage.buf = b;
+            vi->stage.cap = cap;
+        }
+        const size_t got = fread(vi->stage.buf + have, 1, vi->stage.cap - have, vi->f);
+        vi->consumed += got;
+        have += got;
+        /* A short count is the end, an error, or a signal (EINTR). */
+        if (have < vi->stage.cap) return short_read(vi, have);
+    }
+    vi->stage.len = have;
+    vi->stage.pos = 0;
+    vi->stage.active = true;
+    return 0;
+}
+
 int video_input_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
 {
     const VideoInfo *in = &vi->info;
@@ -231,11 +300,16 @@ int video_input_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
     if (vi->file_size >= 0 && (uint64_t)vi->file_size >= vi->consumed &&
         (uint64_t)vi->file_size - vi->consumed < need)
         return short_read(vi, (uint64_t)vi->file_size - vi->consumed);
+    if (vi->file_size < 0) {
+        ret = stage_frame(vi, need);
+        if (ret) return ret;
+    }
 
     int err = vmaf_picture_alloc(pic, in->pix_fmt, out_bpc, in->w, in->h);
     if (err) {
         video_input_error(vi, "cannot allocate a %ux%u picture: %s", in->w, in->h,
                           strerror(-err));
+        vi->stage.active = false;
         return err;
     }
 
@@ -244,16 +318,22 @@ int video_input_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
     for (unsigned p = 0; p < plane_count(in->pix_fmt); p++) {
         unsigned w, h;
         plane_dims(in, p, &w, &h);
-        if (pic->w[p] != w || pic->h[p] != h) {
+        /* Odd sizes: the file's chroma planes are rounded up, the picture's
+         * down (libvmaf's layout, docs/decisions/0001): the last column and
+         * row of such a plane are read and dropped. */
+        if (pic->w[p] > w || pic->h[p] > h) {
             video_input_error(vi, "plane %u is %ux%u in the file but %ux%u in the picture",
                               p, w, h, pic->w[p], pic->h[p]);
             err = -EINVAL;
             goto fail;
         }
         uint8_t *row = pic->data[p];
-        for (unsigned y = 0; y < h; y++, row += pic->stride[p]) {
-            err = read_row(vi, row, w, out_bpc, &frame_got, &max_sample);
+        for (unsigned y = 0; y < h; y++) {
+            const bool keep = y < pic->h[p];
+            err = read_row(vi, keep ? row : NULL, w, pic->w[p], out_bpc, &frame_got,
+                           &max_sample);
             if (err) goto fail;
+            if (keep) row += pic->stride[p];
         }
     }
     err = drop_bytes(vi, vi->skip_bytes, &frame_got);
@@ -266,10 +346,12 @@ int video_input_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
         err = -EINVAL;
         goto fail;
     }
+    vi->stage.active = false;
     vi->frame_index++;
     return 1;
 
 fail:
+    vi->stage.active = false;
     vmaf_picture_unref(pic);
     return err;
 }
@@ -292,12 +374,29 @@ int video_input_remaining(const VideoInput *vi, uint64_t *frames, uint64_t *part
     return 0;
 }
 
+int video_input_scan(VideoInput *vi, uint64_t *frames, bool *damaged)
+{
+    vi->scan_msg[0] = '\0';
+    if (vi->file_size < 0 || (uint64_t)vi->file_size < vi->consumed || !vi->fmt->scan)
+        return -ENOTSUP;
+    const int err = vi->fmt->scan(vi, frames);
+    if (err) return err;
+    *damaged = vi->scan_msg[0] != '\0';
+    return 0;
+}
+
+const char *video_input_scan_message(const VideoInput *vi)
+{
+    return vi->scan_msg;
+}
+
 void video_input_close(VideoInput **pvi)
 {
     if (!pvi || !*pvi) return;
     VideoInput *vi = *pvi;
     if (vi->f && !vi->is_stdin) fclose(vi->f);
     free(vi->row);
+    free(vi->stage.buf);
     free(vi->path);
     free(vi);
     *pvi = NULL;

@@ -7,6 +7,7 @@
 #ifndef EXACTVMAF_TOOLS_VIDEO_INPUT_H
 #define EXACTVMAF_TOOLS_VIDEO_INPUT_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +36,13 @@ typedef struct VideoInputFormat {
     int (*begin_frame)(VideoInput *vi);
     /** Bytes in the file per frame besides the samples (estimate; progress only). */
     unsigned frame_overhead;
+    /**
+     * Count the whole frames from the current position of a regular file
+     * without reading their samples, and leave the position unchanged.
+     * Sets vi->scan_msg when something other than a whole frame follows.
+     * @return 0, or <0 when the file cannot be scanned (seek error).
+     */
+    int (*scan)(VideoInput *vi, uint64_t *frames);
 } VideoInputFormat;
 
 /** Reader state. Fields are for the readers; the CLI uses the functions. */
@@ -50,6 +58,18 @@ struct VideoInput {
     int64_t file_size;          /**< -1 when not a regular file */
     unsigned frame_index;       /**< frames read (or skipped) so far */
     uint8_t *row;               /**< one row of file samples, for conversion */
+    /** Input of unknown size: the frame's bytes are staged here before its
+     *  picture is allocated (see video_input_read). */
+    struct {
+        uint8_t *buf;
+        size_t cap, len, pos;
+        bool active;            /**< video_input_fread() reads from buf */
+    } stage;
+    /** Set by video_input_scan(): why the file stops being whole frames. */
+    char scan_msg[256];
+    /** When non-NULL and set, a read cut short by a signal returns -EINTR
+     *  silently: the caller is stopping on purpose. */
+    const volatile sig_atomic_t *interrupted;
 };
 
 /**
@@ -85,6 +105,20 @@ int video_input_skip(VideoInput *vi);
  */
 int video_input_remaining(const VideoInput *vi, uint64_t *frames, uint64_t *partial_bytes);
 
+/**
+ * Count the frames left in a regular file without reading their samples
+ * (y4m: FRAME lines are read and the samples seeked over), so that a
+ * truncated or damaged file, or two files of different lengths, are
+ * reported before anything is computed.
+ * @return 0 with *frames the whole frames left and *damaged true when
+ * something other than a whole frame follows them (then
+ * video_input_scan_message() says what); -ENOTSUP for a pipe; <0 error.
+ */
+int video_input_scan(VideoInput *vi, uint64_t *frames, bool *damaged);
+
+/** Why the file stops being whole frames (after video_input_scan). */
+const char *video_input_scan_message(const VideoInput *vi);
+
 void video_input_close(VideoInput **vi);
 
 /* For the readers. */
@@ -97,5 +131,8 @@ size_t video_input_fread(VideoInput *vi, void *buf, size_t n);
 __attribute__((format(printf, 2, 3)))
 #endif
 void video_input_error(const VideoInput *vi, const char *fmt, ...);
+/** Read error handling: -EINTR (silently) when the caller is stopping on a
+ *  signal, else -EIO after printing what was being read. */
+int video_input_read_error(const VideoInput *vi, const char *what);
 
 #endif

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include "video_input.h"
 
@@ -37,8 +38,9 @@ static int read_line(VideoInput *vi, char *buf, size_t cap, const char *what)
         const int c = getc(vi->f);
         if (c == EOF) {
             if (ferror(vi->f)) {
-                video_input_error(vi, "read error in the %s: %s", what, strerror(errno));
-                return -EIO;
+                char where[64];
+                snprintf(where, sizeof(where), "the %s", what);
+                return video_input_read_error(vi, where);
             }
             if (!len) return 0;
             video_input_error(vi, "the file ends inside the %s", what);
@@ -72,10 +74,79 @@ static int y4m_begin_frame(VideoInput *vi)
     return 1;
 }
 
+/*
+ * Walk the FRAME lines of a regular file, seeking over the samples. Reads
+ * a few bytes per frame, so even a long clip is checked in moments.
+ */
+static int y4m_scan(VideoInput *vi, uint64_t *frames)
+{
+    const off_t start = ftello(vi->f);
+    if (start < 0) return -ENOTSUP;
+    const uint64_t samples = vi->info.frame_bytes + vi->skip_bytes;
+    uint64_t pos = (uint64_t)start, n = 0;
+    bool unscannable = false;
+    char line[8];
+    for (;;) {
+        /* The FRAME line: its first bytes are checked, its tags skipped. */
+        size_t len = 0;
+        int c;
+        while ((c = getc(vi->f)) != EOF && c != '\n' && len <= Y4M_LINE_MAX) {
+            if (len < sizeof(line)) line[len] = (char)c;
+            len++;
+        }
+        if (c == EOF && ferror(vi->f)) {
+            unscannable = true;     /* the reader will say why when it gets there */
+            break;
+        }
+        if (c == EOF && !len) break;
+        const unsigned idx = vi->frame_index + (unsigned)n;
+        if (len > Y4M_LINE_MAX) {
+            snprintf(vi->scan_msg, sizeof(vi->scan_msg),
+                     "the header of frame %u is longer than %d bytes", idx, Y4M_LINE_MAX - 1);
+            break;
+        }
+        if (c != '\n' || len < 5 || memcmp(line, "FRAME", 5) ||
+            (len > 5 && line[5] != ' ')) {
+            snprintf(vi->scan_msg, sizeof(vi->scan_msg),
+                     c != '\n' && len >= 5 && !memcmp(line, "FRAME", 5) ?
+                     "the file ends inside the header of frame %u" :
+                     "frame %u does not start with a FRAME line (the file is damaged, or "
+                     "the header's size or chroma is wrong)", idx);
+            break;
+        }
+        pos += len + 1;
+        if ((uint64_t)vi->file_size - pos < samples) {
+            snprintf(vi->scan_msg, sizeof(vi->scan_msg),
+                     "frame %u is partial: the file ends after %llu of its %llu bytes",
+                     idx, (unsigned long long)((uint64_t)vi->file_size - pos),
+                     (unsigned long long)samples);
+            break;
+        }
+        pos += samples;
+        n++;
+        if (fseeko(vi->f, (off_t)pos, SEEK_SET)) {
+            unscannable = true;
+            break;
+        }
+    }
+    clearerr(vi->f);
+    if (fseeko(vi->f, start, SEEK_SET)) {
+        video_input_error(vi, "cannot seek back after counting frames: %s", strerror(errno));
+        return -EIO;
+    }
+    if (unscannable) {
+        vi->scan_msg[0] = '\0';
+        return -ENOTSUP;
+    }
+    *frames = n;
+    return 0;
+}
+
 static const VideoInputFormat y4m_format = {
     .name = "y4m",
     .begin_frame = y4m_begin_frame,
     .frame_overhead = 6,    /* "FRAME\n" */
+    .scan = y4m_scan,
 };
 
 /* A decimal number of at most 9 digits (anything longer is out of range). */

@@ -18,9 +18,9 @@ static int yuv_begin_frame(VideoInput *vi)
     const int c = getc(vi->f);
     if (c == EOF) {
         if (!ferror(vi->f)) return 0;
-        video_input_error(vi, "read error before frame %u: %s", vi->frame_index,
-                          strerror(errno));
-        return -EIO;
+        char what[32];
+        snprintf(what, sizeof(what), "frame %u", vi->frame_index);
+        return video_input_read_error(vi, what);
     }
     if (ungetc(c, vi->f) == EOF) {
         video_input_error(vi, "cannot push back a byte before frame %u", vi->frame_index);
@@ -29,10 +29,26 @@ static int yuv_begin_frame(VideoInput *vi)
     return 1;
 }
 
+/* Frames are fixed-size: the file size says it all. */
+static int yuv_scan(VideoInput *vi, uint64_t *frames)
+{
+    const uint64_t left = (uint64_t)vi->file_size - vi->consumed;
+    const uint64_t per = vi->info.frame_bytes;
+    *frames = left / per;
+    if (left % per)
+        snprintf(vi->scan_msg, sizeof(vi->scan_msg),
+                 "%llu bytes is %llu whole frames of %llu bytes plus a partial frame of "
+                 "%llu bytes (check -w, -h, -p and -b)",
+                 (unsigned long long)vi->file_size, (unsigned long long)*frames,
+                 (unsigned long long)per, (unsigned long long)(left % per));
+    return 0;
+}
+
 static const VideoInputFormat yuv_format = {
     .name = "yuv",
     .begin_frame = yuv_begin_frame,
     .frame_overhead = 0,
+    .scan = yuv_scan,
 };
 
 /* A y4m file given raw geometry would be read as noise; say so instead. */

@@ -23,6 +23,26 @@ enum ExactvmafDivision {
     EXACTVMAF_DIVISION_RCP = 1,
 };
 
+/** Where the metrics are computed. */
+enum ExactvmafBackend {
+    /** Every metric on the CPU (default). */
+    EXACTVMAF_BACKEND_CPU = 0,
+    /**
+     * Metrics with a CUDA twin on the GPU, the others on the CPU, in the
+     * same run; the scores equal the CPU's bit for bit. No usable device or
+     * driver is an error at the first picture.
+     */
+    EXACTVMAF_BACKEND_CUDA = 1,
+    /** CUDA when a device is usable, otherwise the CPU (logged). */
+    EXACTVMAF_BACKEND_AUTO = 2,
+};
+
+/**
+ * Choose the backend and, for CUDA, the device (0 = first). Must be called
+ * before the first picture. @return 0 or negative errno.
+ */
+int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend backend, int gpu_index);
+
 /**
  * Choose the division mode. Must be called before the first
  * vmaf_use_feature*() call of the context. @return 0 or negative errno.

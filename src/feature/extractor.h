@@ -24,10 +24,47 @@ enum VmafFexFlags {
 typedef struct VmafFex VmafFex;
 typedef struct VmafFeatureCollector VmafFeatureCollector;
 
+struct VmafCudaState;
+
 /** What every extractor may read from its context at init. */
 typedef struct VmafFexEnv {
     enum ExactvmafDivision division;
+    /** The context's CUDA state when it computes on CUDA, else NULL. */
+    struct VmafCudaState *cuda;
 } VmafFexEnv;
+
+/** A twin's init returns this (> 0) to leave an instance to the CPU path. */
+#define VMAF_FEX_TWIN_DECLINED 1
+
+/**
+ * One backend's compute functions for an extractor ("one extractor, many
+ * backends"): the same descriptor, option table and private struct
+ * (fex->priv) as the CPU path; the twin keeps its own state in
+ * fex->twin_priv. init may call the descriptor's init first, so that
+ * validation and option handling are the CPU path's, and close then calls
+ * the descriptor's close. Every output must equal the CPU's bit for bit.
+ */
+typedef struct VmafFexTwin {
+    const char *backend;    /**< "cuda" */
+    int (*init)(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                unsigned w, unsigned h);
+    int (*extract)(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                   unsigned index);
+    int (*flush)(VmafFex *fex);     /**< may be NULL */
+    void (*close)(VmafFex *fex);    /**< called even when init failed */
+} VmafFexTwin;
+
+/* The CUDA twins, defined beside their metrics' CPU code (*_cuda.c). A
+ * descriptor names its twin with VMAF_FEX_CUDA_TWIN(), NULL in a build
+ * without CUDA kernels. */
+extern const VmafFexTwin vmaf_fex_float_adm_cuda;
+extern const VmafFexTwin vmaf_fex_float_vif_cuda;
+extern const VmafFexTwin vmaf_fex_float_motion_cuda;
+#if defined(EXACTVMAF_HAVE_CUDA) && EXACTVMAF_HAVE_CUDA
+#define VMAF_FEX_CUDA_TWIN(sym) (&(sym))
+#else
+#define VMAF_FEX_CUDA_TWIN(sym) NULL
+#endif
 
 typedef struct VmafFeatureExtractor {
     const char *name;
@@ -46,6 +83,8 @@ typedef struct VmafFeatureExtractor {
     uint64_t flags;             /**< VmafFexFlags */
     /** Outputs renamed by feature-parameter options; NULL terminated. */
     const char *const *provided_features;
+    /** CUDA twin, or NULL: the metric then runs on the CPU in a CUDA run. */
+    const VmafFexTwin *cuda;
 } VmafFeatureExtractor;
 
 /** One instance of an extractor, owned by the framework. */
@@ -58,6 +97,8 @@ struct VmafFex {
     VmafDict *names;        /**< provided feature -> output name */
     unsigned call_index;    /**< index of the frame whose call is running */
     unsigned emit_seq;      /**< emissions so far in this call */
+    const VmafFexTwin *twin; /**< the backend computing this instance; NULL: CPU */
+    void *twin_priv;        /**< the twin's own state */
 };
 
 /**
@@ -66,6 +107,9 @@ struct VmafFex {
  * renamed for non-default feature-parameter options, other names are kept.
  */
 int vmaf_fex_emit(VmafFex *fex, const char *name, double value, unsigned index);
+
+/** "cpu", or the twin's backend name. */
+const char *vmaf_fex_backend(const VmafFex *fex);
 
 /** Registry lookup by extractor name ("float_adm"); NULL when unknown. */
 const VmafFeatureExtractor *vmaf_fex_find(const char *name);

@@ -368,4 +368,5 @@ const VmafFeatureExtractor vmaf_fex_float_adm = {
     .priv_size = sizeof(AdmState),
     .flags = 0,
     .provided_features = provided_features,
+    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_float_adm_cuda),
 };

@@ -655,4 +655,5 @@ const VmafFeatureExtractor vmaf_fex_float_motion = {
     .priv_size = sizeof(MotionState),
     .flags = VMAF_FEX_TEMPORAL,
     .provided_features = provided_features,
+    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_float_motion_cuda),
 };

@@ -613,4 +613,5 @@ const VmafFeatureExtractor vmaf_fex_float_vif = {
     .priv_size = sizeof(VifState),
     .flags = 0,
     .provided_features = provided_features,
+    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_float_vif_cuda),
 };

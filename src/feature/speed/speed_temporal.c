@@ -1,7 +1,249 @@
-/* Not built yet: registered so that asking for it says so. The room's
- * author replaces this file with the extractor. */
+/*
+ * speed_temporal: Netflix libvmaf v3.2.0's temporal SpEED, bit for bit (C
+ * path): SpEED of the frame differences (previous - current luma) of the
+ * reference and of the distorted video. Temporal: frames come in order on
+ * one instance; frame 0 scores 0.
+ *
+ * Differences from the reference:
+ * - The previous frame is kept as float (only the rows SpEED reads); the
+ *   difference goes to a work buffer instead of overwriting it.
+ * - speed_max_val is accepted (it renames outputs) but, as in the
+ *   reference, never applied.
+ * - A prescale that makes the frame taller is refused: the reference then
+ *   writes the prescaled frame past its frame buffers (heap corruption; its
+ *   later scores depend on the heap layout and it aborts at exit).
+ * - Frames must come as 0, 1, 2, ...; the reference silently reads a stale
+ *   buffer otherwise.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <stdlib.h>
+
+#include "feature/common/picture_float.h"
 #include "feature/extractor.h"
+#include "log.h"
+#include "speed_core.h"
+
+typedef struct SpeedTemporalState {
+    /* Options, written by the framework before init. */
+    double speed_kernelscale;
+    double speed_prescale;
+    const char *speed_prescale_method;
+    double speed_sigma_nn;
+    double speed_nn_floor;
+    double speed_max_val;
+    bool speed_use_ref_diff;
+
+    /* Set up by init. */
+    SpeedCore core;
+    unsigned w, h, bpc;
+    size_t stride;          /**< floats per row of the buffers below */
+    float *ref[2], *dis[2]; /**< frame n as float in [n & 1] */
+    float *dref, *ddis;     /**< previous - current */
+    unsigned next_index;
+} SpeedTemporalState;
+
+static const char *const prescale_methods[] = {
+    "nearest", "bilinear", "bicubic", "lanczos4", NULL
+};
+
+static const VmafOption options[] = {
+    {
+        .name = "speed_kernelscale",
+        .alias = "ks",
+        .help = "scaling factor for the gaussian kernel (2.0 means multiplying the "
+                "standard deviation by 2 and enlarge the kernel size accordingly",
+        .offset = offsetof(SpeedTemporalState, speed_kernelscale),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = 1.0,
+        .min = 0.1,
+        .max = 4.0,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "speed_prescale",
+        .alias = "ps",
+        .help = "scaling factor for the frame (2.0 means making the image twice as "
+                "large on each dimension)",
+        .offset = offsetof(SpeedTemporalState, speed_prescale),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = 1.0,
+        .min = 0.1,
+        .max = 4.0,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "speed_prescale_method",
+        .alias = "psm",
+        .help = "scaling method for the frame, supported options: "
+                "[nearest, bilinear, bicubic, lanczos4]",
+        .offset = offsetof(SpeedTemporalState, speed_prescale_method),
+        .type = VMAF_OPT_TYPE_STRING,
+        .default_val.s = "nearest",
+        .choices = prescale_methods,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "speed_sigma_nn",
+        .alias = "snn",
+        .help = "standard deviation of neural noise",
+        .offset = offsetof(SpeedTemporalState, speed_sigma_nn),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = 0.29,
+        .min = 0.1,
+        .max = 2.0,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "speed_nn_floor",
+        .alias = "nnf",
+        .help = "neural noise floor, expressed in percentage of sigma_nn",
+        .offset = offsetof(SpeedTemporalState, speed_nn_floor),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = 0.0,
+        .min = 0.0,
+        .max = 1.0,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "speed_max_val",
+        .alias = "mxv",
+        .help = "maximum value allowed; larger values will be clipped to this value "
+                "(as in libvmaf, not applied by speed_temporal)",
+        .offset = offsetof(SpeedTemporalState, speed_max_val),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = 1000.0,
+        .min = 0.0,
+        .max = 1000.0,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "speed_use_ref_diff",
+        .alias = "urd",
+        .help = "distorted difference taken against the reference's current frame",
+        .offset = offsetof(SpeedTemporalState, speed_use_ref_diff),
+        .type = VMAF_OPT_TYPE_BOOL,
+        .default_val.b = false,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    { 0 }
+};
+
+#define NAME_TEMPORAL "Speed_temporal_feature_speed_temporal_score"
+
+static const char *const provided_features[] = { NAME_TEMPORAL, NULL };
+
+static void close_fex(VmafFex *fex)
+{
+    SpeedTemporalState *s = fex->priv;
+    speed_core_close(&s->core);
+    for (int i = 0; i < 2; i++) {
+        free(s->ref[i]);
+        free(s->dis[i]);
+        s->ref[i] = s->dis[i] = NULL;
+    }
+    free(s->dref);
+    free(s->ddis);
+    s->dref = s->ddis = NULL;
+}
+
+static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                unsigned w, unsigned h)
+{
+    SpeedTemporalState *s = fex->priv;
+    (void)pix_fmt;
+
+    if (!vmaf_float_bpc_supported(bpc)) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "speed_temporal: %u-bit input is not supported (8, 10, 12 or 16)", bpc);
+        return -EINVAL;
+    }
+    const SpeedParams p = {
+        .kernelscale = s->speed_kernelscale,
+        .prescale = s->speed_prescale,
+        .prescale_method = s->speed_prescale_method,
+        .sigma_nn = s->speed_sigma_nn,
+        .nn_floor = s->speed_nn_floor,
+        /* The reference leaves the weight mode of the temporal variant at 0. */
+        .weight_var_mode = 0,
+    };
+    int err = speed_core_init(&s->core, "speed_temporal", &p, (int)w, (int)h);
+    if (err)
+        return err;
+    if (s->core.sh > (int)h) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "speed_temporal: speed_prescale %g makes the %ux%u frame %d rows "
+                 "tall; Netflix libvmaf then writes past its frame buffers (heap "
+                 "corruption, scores that depend on the heap layout), so a prescale "
+                 "that adds rows is not supported", s->speed_prescale, w, h, s->core.sh);
+        close_fex(fex);
+        return -EINVAL;
+    }
+
+    s->w = w;
+    s->h = h;
+    s->bpc = bpc;
+    s->next_index = 0;
+    s->stride = ((size_t)w + 7) & ~(size_t)7;
+    const size_t bytes = (sizeof(float) * s->stride * h + 31) & ~(size_t)31;
+    for (int i = 0; i < 2; i++) {
+        s->ref[i] = aligned_alloc(32, bytes);
+        s->dis[i] = aligned_alloc(32, bytes);
+    }
+    s->dref = aligned_alloc(32, bytes);
+    s->ddis = aligned_alloc(32, bytes);
+    if (!s->ref[0] || !s->ref[1] || !s->dis[0] || !s->dis[1] || !s->dref || !s->ddis) {
+        close_fex(fex);
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                   unsigned index)
+{
+    SpeedTemporalState *s = fex->priv;
+
+    if (ref->w[0] != s->w || ref->h[0] != s->h || dist->w[0] != s->w ||
+        dist->h[0] != s->h || ref->bpc != s->bpc || dist->bpc != s->bpc) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "speed_temporal: frame %u does not match the %ux%u %u-bit geometry "
+                 "given at init", index, s->w, s->h, s->bpc);
+        return -EINVAL;
+    }
+    if (index != s->next_index) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "speed_temporal: got frame %u, expected frame %u (frames must come "
+                 "in order)", index, s->next_index);
+        return -EINVAL;
+    }
+    s->next_index++;
+
+    const unsigned cur = index & 1, prev = cur ^ 1;
+    speed_core_load(&s->core, ref, 0, s->ref[cur], s->stride);
+    speed_core_load(&s->core, dist, 0, s->dis[cur], s->stride);
+    if (index == 0)
+        return vmaf_fex_emit(fex, NAME_TEMPORAL, 0.0, index);
+
+    /* previous - current; the distorted previous frame against the
+     * reference's current one with speed_use_ref_diff. */
+    speed_core_diff(&s->core, s->ref[prev], s->ref[cur], s->dref, s->stride);
+    speed_core_diff(&s->core, s->dis[prev], s->speed_use_ref_diff ? s->ref[cur] : s->dis[cur],
+                    s->ddis, s->stride);
+    speed_core_estimate(&s->core, s->dref, s->stride, &s->core.ref);
+    speed_core_estimate(&s->core, s->ddis, s->stride, &s->core.dis);
+    bool singular;
+    const float score = speed_core_score(&s->core, &singular);
+    return vmaf_fex_emit(fex, NAME_TEMPORAL, (double)score, index);
+}
 
 const VmafFeatureExtractor vmaf_fex_speed_temporal = {
     .name = "speed_temporal",
+    .init = init,
+    .extract = extract,
+    .close = close_fex,
+    .options = options,
+    .priv_size = sizeof(SpeedTemporalState),
+    .flags = VMAF_FEX_TEMPORAL,
+    .provided_features = provided_features,
 };

@@ -1,0 +1,741 @@
+/*
+ * The SpEED estimator (Netflix libvmaf v3.2.0 speed.c, C path), bit for bit.
+ *
+ * Differences in structure from the reference, none in arithmetic:
+ * - The anti-alias filter is evaluated only at the samples that the
+ *   decimation by 16 keeps (rows and columns 16k), and the prescaler and the
+ *   picture conversion only on the rows that filter reads.
+ * - The 325 covariance sums are accumulated together, one centred
+ *   submatrix row at a time; each sum keeps the reference's raster order.
+ * - Row-independent loops of the linear algebra (matrix products, back
+ *   substitution) run across columns; every entry keeps its term order.
+ * - Frames the reference cannot handle are refused at init with a message
+ *   (the reference logs and then crashes or reads stale memory): decimated
+ *   image without a 5x5 block, a prescale within 1e-3 of 1 that still
+ *   changes the size.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+#include "speed_core.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+#ifndef M_E
+#define M_E 2.7182818284590452354
+#endif
+
+/* The loops below are plain C; on x86-64 ELF an AVX2 clone is picked at load
+ * time. Same operations per element, no contraction (-ffp-contract=off, and
+ * the avx2 target does not enable FMA), so both clones give the same bits. */
+#ifndef SPEED_SIMD_CLONES
+#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
+#define SPEED_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SPEED_SIMD_CLONES
+#endif
+#endif
+
+/* ---- Options ---- */
+
+/* The reference's accepted kernel scales (vif_tools.c), float expressions. */
+static const float valid_kernelscales[] = {
+    1.0f, 1.0f / 2.0f, 3.0f / 2.0f, 2.0f, 2.0f / 3.0f, 24.0f / 10.0f,
+    360.0f / 97.0f, 4.0f / 3.0f, 3.5f / 3.0f, 3.75f / 3.0f, 4.25f / 3.0f,
+    5.0f / 3.0f, 3.0f, 1.0f / 2.25f, 1.4746f, 1.54f, 1.6f, 1.06667f,
+    0.711111f, 0.740740f, 1.111111f,
+};
+
+static bool kernelscale_valid(float ks)
+{
+    /* fp32 difference against a double literal, as the reference compares. */
+    for (size_t i = 0; i < sizeof(valid_kernelscales) / sizeof(valid_kernelscales[0]); i++)
+        if (fabsf(ks - valid_kernelscales[i]) < 1e-3)
+            return true;
+    return false;
+}
+
+static int method_parse(const char *name, enum SpeedPrescaleMethod *m)
+{
+    static const char *const names[] = { "nearest", "bilinear", "bicubic", "lanczos4" };
+    for (int i = 0; name && i < 4; i++) {
+        if (!strcmp(name, names[i])) {
+            *m = (enum SpeedPrescaleMethod)i;
+            return 0;
+        }
+    }
+    return -EINVAL;
+}
+
+/* The reference's ALMOST_EQUAL(prescale, 1.0): within 1e-3 the prescale is skipped. */
+static bool prescale_skipped(double ps)
+{
+    return fabs(ps - 1.0) < 1.0e-3;
+}
+
+/* ---- Filters (host constants, in the reference's float/double mix) ---- */
+
+/** Taps at `scale` for kernel scale ks: max(odd ceiling of (2^(4-scale)+1) * ks, 3). */
+static int filter_size(int scale, float ks)
+{
+    const int n = (1 << (4 - scale)) + 1;
+    int c = (int)ceil((double)((float)n * ks));
+    if (c % 2 == 0)
+        c++;
+    return c < 3 ? 3 : c;
+}
+
+/* Gaussian taps of the given size and (float) deviation, normalised by their
+ * fp32 running sum. Each raw tap: exp() of the double expression
+ * (-0.5 x)/sd * x / sd, rounded to float, divided in float by
+ * f32(1 / (sd * sqrt(2 pi))). */
+static void gaussian(float *out, int size, float sd)
+{
+    const int half = (size - 1) / 2;
+    float sum = 0.0f;
+    for (int i = 0; i < size; i++) {
+        const float x = (float)(i - half) - 0.0f;
+        const float num = (float)exp(-0.5 * x / sd * x / sd);
+        const float den = (float)(1 / (sd * sqrt(2 * M_PI)));
+        out[i] = num / den;
+        sum += out[i];
+    }
+    for (int i = 0; i < size; i++)
+        out[i] /= sum;
+}
+
+/* ---- Prescale tables (vif_scale_frame_s's positions and weights) ---- */
+
+/* The reference's mirror(): float arguments, one reflection. */
+static float mirror_f(float i, float left, float right)
+{
+    return i < left ? -i : i > right ? 2 * right - i : i;
+}
+
+/* Keys cubic, a = -0.75, all float. */
+static float bicubic_weight(float t)
+{
+    const float a = -0.75f;
+    if (t < 0)
+        t = -t;
+    if (t < 1)
+        return ((a + 2) * t - (a + 3)) * t * t + 1;
+    if (t < 2)
+        return (((t - 5) * t + 8) * t - 4) * a;
+    return 0;
+}
+
+/* Lanczos window: double expression (libm sin), rounded to float. */
+static float lanczos_weight(float x, float a)
+{
+    if (x == 0.0)
+        return 1.0f;
+    if (x > -a && x < a)
+        return (float)(a * sin(M_PI * x) * sin(M_PI * x / a) / (M_PI * M_PI * x * x));
+    return 0.0f;
+}
+
+/* Positions of n outputs along an axis of `len` source samples. Returns
+ * -EINVAL when a (mirrored) index falls outside the source. */
+static int axis_build(SpeedAxis *ax, enum SpeedPrescaleMethod m, int len, int n)
+{
+    static const int taps_of[] = { 1, 2, 4, 9 };
+    ax->taps = taps_of[m];
+    ax->idx = malloc(sizeof(int) * (size_t)n * ax->taps);
+    ax->wt = malloc(sizeof(float) * (size_t)n * ax->taps);
+    if (!ax->idx || !ax->wt)
+        return -ENOMEM;
+
+    const float ratio = (float)len / n;
+    const float last = (float)(len - 1);
+    for (int x = 0; x < n; x++) {
+        int *ix = ax->idx + (size_t)x * ax->taps;
+        float *w = ax->wt + (size_t)x * ax->taps;
+        /* (x + 0.5) * ratio - 0.5 in double, stored as float. */
+        const float pos = (float)((x + 0.5) * ratio - 0.5);
+        switch (m) {
+        case SPEED_PRESCALE_NEAREST:
+            ix[0] = (int)((float)x * ratio);
+            w[0] = 1.0f;
+            break;
+        case SPEED_PRESCALE_BILINEAR:
+            ix[0] = (int)mirror_f((float)floor(pos), 0, last);
+            ix[1] = (int)mirror_f((float)ceil(pos), 0, last);
+            /* The fraction is taken from the mirrored lower index. */
+            w[0] = pos - (float)ix[0];
+            w[1] = 0.0f;
+            break;
+        case SPEED_PRESCALE_BICUBIC:
+        case SPEED_PRESCALE_LANCZOS4: {
+            const int x0 = (int)floor(pos);
+            const float d = pos - (float)x0;
+            const int lo = m == SPEED_PRESCALE_BICUBIC ? -1 : -4;
+            for (int t = 0; t < ax->taps; t++) {
+                const int i = lo + t;
+                ix[t] = (int)mirror_f((float)(x0 + i), 0, last);
+                w[t] = m == SPEED_PRESCALE_BICUBIC ? bicubic_weight((float)i - d)
+                                                   : lanczos_weight((float)i - d, 4.0f);
+            }
+            break;
+        }
+        }
+        for (int t = 0; t < ax->taps; t++)
+            if (ix[t] < 0 || ix[t] >= len)
+                return -EINVAL;
+    }
+    return 0;
+}
+
+static void axis_free(SpeedAxis *ax)
+{
+    free(ax->idx);
+    free(ax->wt);
+    ax->idx = NULL;
+    ax->wt = NULL;
+}
+
+/* ---- Init ---- */
+
+static void *alloc_aligned(size_t bytes)
+{
+    bytes = (bytes + 31) & ~(size_t)31;
+    return aligned_alloc(32, bytes ? bytes : 32);
+}
+
+void speed_core_close(SpeedCore *c)
+{
+    axis_free(&c->ax);
+    axis_free(&c->ay);
+    free(c->src_rows);
+    free(c->scaled_rows);
+    free(c->splane);
+    free(c->vrow);
+    free(c->dec);
+    free(c->blur);
+    free(c->tmp);
+    free(c->cent);
+    free(c->Y);
+    free(c->X);
+    free(c->B);
+    free(c->ref.entropy);
+    free(c->ref.variance);
+    free(c->dis.entropy);
+    free(c->dis.variance);
+    c->src_rows = c->scaled_rows = NULL;
+    c->splane = c->vrow = c->dec = c->blur = c->tmp = NULL;
+    c->cent = NULL;
+    c->Y = c->X = c->B = NULL;
+    c->ref.entropy = c->ref.variance = c->dis.entropy = c->dis.variance = NULL;
+}
+
+/* Which rows the pipeline reads: the anti-alias taps of rows 16i of the
+ * prescaled plane, then (when prescaling) every source row those are made
+ * from. No other row can influence a score. */
+static int mark_rows(SpeedCore *c)
+{
+    c->scaled_rows = calloc((size_t)c->sh, 1);
+    c->src_rows = calloc((size_t)c->h, 1);
+    if (!c->scaled_rows || !c->src_rows)
+        return -ENOMEM;
+    const int r = c->aa_n / 2;
+    for (int i = 0; i < c->oh; i++)
+        for (int k = 0; k < c->aa_n; k++)
+            c->scaled_rows[speed_reflect(16 * i - r + k, c->sh)] = 1;
+    for (int y = 0; y < c->sh; y++) {
+        if (!c->scaled_rows[y])
+            continue;
+        if (!c->scaled) {
+            c->src_rows[y] = 1;
+            continue;
+        }
+        for (int t = 0; t < c->ay.taps; t++)
+            c->src_rows[c->ay.idx[(size_t)y * c->ay.taps + t]] = 1;
+    }
+    return 0;
+}
+
+int speed_core_init(SpeedCore *c, const char *name, const SpeedParams *p, int w, int h)
+{
+    int err;
+
+    c->name = name;
+    c->p = *p;
+    c->sigma_nn = (float)p->sigma_nn;
+    c->nn_floor = (float)p->nn_floor;
+    c->w = w;
+    c->h = h;
+
+    const float ks = (float)p->kernelscale;
+    if (!kernelscale_valid(ks)) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "%s: invalid speed_kernelscale %g: it must be within 1e-3 of "
+                 "1, 1/2, 3/2, 2, 2/3, 2.4, 360/97, 4/3, 3.5/3, 3.75/3, 4.25/3, 5/3, "
+                 "3, 1/2.25, 1.4746, 1.54, 1.6, 1.06667, 0.711111, 0.740740 or 1.111111",
+                 name, p->kernelscale);
+        return -EINVAL;
+    }
+    if (method_parse(p->prescale_method, &c->method)) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "%s: invalid speed_prescale_method \"%s\"; supported: nearest, "
+                 "bilinear, bicubic, lanczos4", name,
+                 p->prescale_method ? p->prescale_method : "(null)");
+        return -EINVAL;
+    }
+    if (w <= 0 || h <= 0 || w > INT_MAX / 8 || h > INT_MAX / 8 ||
+        (double)w * p->prescale > INT_MAX / 8 || (double)h * p->prescale > INT_MAX / 8) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: a %dx%d plane is out of range", name, w, h);
+        return -EINVAL;
+    }
+
+    /* (int)(n * prescale + 0.5) in double, as the reference sizes the frame. */
+    c->sw = (int)(w * p->prescale + 0.5);
+    c->sh = (int)(h * p->prescale + 0.5);
+    if (prescale_skipped(p->prescale) && (c->sw != w || c->sh != h)) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "%s: speed_prescale %.9g is within 1e-3 of 1, so the reference skips "
+                 "the prescale, yet sizes the %dx%d plane as %dx%d (and reads samples "
+                 "it never wrote); use 1.0 or a value farther from 1",
+                 name, p->prescale, w, h, c->sw, c->sh);
+        return -EINVAL;
+    }
+    c->ow = c->sw >> SPEED_SCALES;
+    c->oh = c->sh >> SPEED_SCALES;
+    c->nbh = c->ow / SPEED_BLOCK;
+    c->nbv = c->oh / SPEED_BLOCK;
+    if (c->nbh == 0 || c->nbv == 0) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "%s: a %dx%d plane is too small: SpEED decimates the (prescaled, "
+                 "%dx%d) plane by 16 to %dx%d and needs at least one 5x5 block, so "
+                 "the prescaled plane must be at least 80x80 (Netflix libvmaf logs "
+                 "\"image too small\" here and then crashes on the first frame it scores)",
+                 name, w, h, c->sw, c->sh, c->ow, c->oh);
+        return -EINVAL;
+    }
+    c->nb = c->nbh * c->nbv;
+    c->subw = c->nbh * SPEED_BLOCK - SPEED_BLOCK + 1;
+    c->subh = c->nbv * SPEED_BLOCK - SPEED_BLOCK + 1;
+
+    /* Anti-alias filter: the scale-1 size with sigma sqrt(4) * size / 5
+     * (double, stored as float); local-mean filter: the scale-4 size with
+     * sigma size / 5.0f. */
+    c->aa_n = filter_size(1, ks);
+    c->lm_n = filter_size(SPEED_SCALES, ks);
+    if (c->aa_n > SPEED_MAX_TAPS || c->lm_n > SPEED_MAX_TAPS) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: speed_kernelscale %g gives a %d-tap filter, "
+                 "more than the %d supported", name, p->kernelscale, c->aa_n, SPEED_MAX_TAPS);
+        return -EINVAL;
+    }
+    gaussian(c->aa, c->aa_n, (float)(sqrt(SPEED_SCALES) * c->aa_n / 5.0f));
+    gaussian(c->lm, c->lm_n, c->lm_n / 5.0f);
+    /* Both borders mirror once (reflect-101): each image must exceed the
+     * filter's radius; 80x80 and 5x5 minimums guarantee it for every
+     * accepted kernel scale (at most 37 and 9 taps). */
+    if (c->sw <= c->aa_n / 2 || c->sh <= c->aa_n / 2 ||
+        c->ow <= c->lm_n / 2 || c->oh <= c->lm_n / 2) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: a %dx%d plane is too small for the "
+                 "speed_kernelscale %g filters", name, w, h, p->kernelscale);
+        return -EINVAL;
+    }
+
+    /* The reference prescales whenever the factor is not ~1; equal sizes are
+     * then a plain copy, whatever the method. */
+    c->scaled = !prescale_skipped(p->prescale) && (c->sw != w || c->sh != h);
+    if (c->scaled) {
+        err = axis_build(&c->ax, c->method, w, c->sw);
+        if (!err)
+            err = axis_build(&c->ay, c->method, h, c->sh);
+        if (err == -EINVAL)
+            vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                     "%s: a %dx%d plane is too small to prescale to %dx%d with %s "
+                     "(its taps reach past the mirrored border)",
+                     name, w, h, c->sw, c->sh, p->prescale_method);
+        if (err)
+            goto fail;
+    }
+    err = mark_rows(c);
+    if (err)
+        goto fail;
+
+    err = -ENOMEM;
+    c->sstride = ((size_t)c->sw + 7) & ~(size_t)7;
+    if (c->scaled) {
+        c->splane = alloc_aligned(sizeof(float) * c->sstride * c->sh);
+        if (!c->splane)
+            goto fail;
+    }
+    const int r = c->aa_n / 2;
+    c->vrow = alloc_aligned(sizeof(float) * ((size_t)c->sw + 2 * r));
+    c->dec = alloc_aligned(sizeof(float) * (size_t)c->ow * c->oh);
+    c->blur = alloc_aligned(sizeof(float) * (size_t)c->ow * c->oh);
+    c->tmp = alloc_aligned(sizeof(float) * (size_t)c->ow);
+    c->cent = alloc_aligned(sizeof(double) * SPEED_CENT_LANES * (size_t)c->subw);
+    c->Y = alloc_aligned(sizeof(float) * SPEED_N * (size_t)c->nb);
+    c->X = alloc_aligned(sizeof(float) * SPEED_N * (size_t)c->nb);
+    c->B = alloc_aligned(sizeof(float) * SPEED_N * (size_t)c->nb);
+    c->ref.entropy = alloc_aligned(sizeof(float) * (size_t)c->nb);
+    c->ref.variance = alloc_aligned(sizeof(float) * (size_t)c->nb);
+    c->dis.entropy = alloc_aligned(sizeof(float) * (size_t)c->nb);
+    c->dis.variance = alloc_aligned(sizeof(float) * (size_t)c->nb);
+    if (!c->vrow || !c->dec || !c->blur || !c->tmp || !c->cent || !c->Y || !c->X ||
+        !c->B || !c->ref.entropy || !c->ref.variance || !c->dis.entropy ||
+        !c->dis.variance)
+        goto fail;
+    /* The padding lanes of the centred table are multiplied but never read
+     * back; keep them finite. */
+    memset(c->cent, 0, sizeof(double) * SPEED_CENT_LANES * (size_t)c->subw);
+    return 0;
+
+fail:
+    speed_core_close(c);
+    return err;
+}
+
+/* ---- Per-plane pipeline ---- */
+
+void speed_core_load(const SpeedCore *c, const VmafPicture *pic, unsigned plane,
+                     float *dst, size_t stride)
+{
+    for (int i = 0; i < c->h; i++) {
+        if (!c->src_rows[i])
+            continue;
+        const uint8_t *src = (const uint8_t *)pic->data[plane] + (size_t)i * pic->stride[plane];
+        float *d = dst + (size_t)i * stride;
+        if (pic->bpc == 8) {
+            for (int j = 0; j < c->w; j++)
+                d[j] = (float)src[j] + SPEED_OFFSET;
+        } else {
+            /* The reference divides by 4, 16 or 256: exact, any order. */
+            const float scale = pic->bpc == 10 ? 4.0f : pic->bpc == 12 ? 16.0f : 256.0f;
+            const uint16_t *s16 = (const uint16_t *)src;
+            for (int j = 0; j < c->w; j++)
+                d[j] = (float)s16[j] / scale + SPEED_OFFSET;
+        }
+    }
+}
+
+void speed_core_diff(const SpeedCore *c, const float *a, const float *b, float *dst,
+                     size_t stride)
+{
+    for (int i = 0; i < c->h; i++) {
+        if (!c->src_rows[i])
+            continue;
+        const size_t o = (size_t)i * stride;
+        for (int j = 0; j < c->w; j++)
+            dst[o + j] = speed_sub(a[o + j], b[o + j]);
+    }
+}
+
+/* Prescale the rows of the plane that the anti-alias filter reads. */
+static void prescale_rows(SpeedCore *c, const float *src, size_t stride)
+{
+    const SpeedAxis *ax = &c->ax, *ay = &c->ay;
+    for (int y = 0; y < c->sh; y++) {
+        if (!c->scaled_rows[y])
+            continue;
+        float *d = c->splane + (size_t)y * c->sstride;
+        const int *yi = ay->idx + (size_t)y * ay->taps;
+        const float *wy = ay->wt + (size_t)y * ay->taps;
+        switch (c->method) {
+        case SPEED_PRESCALE_NEAREST: {
+            const float *row = src + (size_t)yi[0] * stride;
+            for (int x = 0; x < c->sw; x++)
+                d[x] = row[ax->idx[x]];
+            break;
+        }
+        case SPEED_PRESCALE_BILINEAR: {
+            const float *r1 = src + (size_t)yi[0] * stride;
+            const float *r2 = src + (size_t)yi[1] * stride;
+            for (int x = 0; x < c->sw; x++) {
+                const int x1 = ax->idx[2 * x], x2 = ax->idx[2 * x + 1];
+                d[x] = speed_bilinear(r1[x1], r1[x2], r2[x1], r2[x2], ax->wt[2 * x], wy[0]);
+            }
+            break;
+        }
+        case SPEED_PRESCALE_BICUBIC:
+            for (int x = 0; x < c->sw; x++) {
+                const int *xi = ax->idx + (size_t)4 * x;
+                const float *wx = ax->wt + (size_t)4 * x;
+                float v = 0.0f;
+                for (int j = 0; j < 4; j++) {
+                    const float *row = src + (size_t)yi[j] * stride;
+                    for (int i = 0; i < 4; i++)
+                        v = speed_bicubic_tap(v, row[xi[i]], wx[i], wy[j]);
+                }
+                d[x] = v;
+            }
+            break;
+        case SPEED_PRESCALE_LANCZOS4:
+            for (int x = 0; x < c->sw; x++) {
+                const int *xi = ax->idx + (size_t)9 * x;
+                const float *wx = ax->wt + (size_t)9 * x;
+                float v = 0.0f, wsum = 0.0f;
+                for (int j = 0; j < 9; j++) {
+                    const float *row = src + (size_t)yi[j] * stride;
+                    for (int i = 0; i < 9; i++)
+                        speed_lanczos_tap(&v, &wsum, row[xi[i]], wx[i], wy[j]);
+                }
+                d[x] = FDIV(v, wsum);
+            }
+            break;
+        }
+    }
+}
+
+/* Vertical taps of row i (taps outer, columns inner: each sample's running
+ * sum keeps the ascending tap order). */
+SPEED_SIMD_CLONES
+static void vertical_taps(const float *f, int n, const float *src, size_t stride,
+                          int h, int i, int w, float *restrict out)
+{
+    const int r = n / 2;
+    const float *p = src + (size_t)speed_reflect(i - r, h) * stride;
+    for (int j = 0; j < w; j++)
+        out[j] = speed_tap(0.0f, f[0], p[j]);
+    for (int k = 1; k < n; k++) {
+        const float fk = f[k];
+        p = src + (size_t)speed_reflect(i - r + k, h) * stride;
+        for (int j = 0; j < w; j++)
+            out[j] = speed_tap(out[j], fk, p[j]);
+    }
+}
+
+/* Anti-alias filter at rows and columns 16k, then the local mean removed:
+ * c->dec = D - blur(D). */
+static void decimate(SpeedCore *c, const float *s, size_t stride)
+{
+    const int r = c->aa_n / 2;
+    float *row = c->vrow + r;
+    for (int i = 0; i < c->oh; i++) {
+        vertical_taps(c->aa, c->aa_n, s, stride, c->sh, 16 * i, c->sw, row);
+        for (int m = 1; m <= r; m++) {
+            row[-m] = row[m];
+            row[c->sw - 1 + m] = row[c->sw - 1 - m];
+        }
+        float *d = c->dec + (size_t)i * c->ow;
+        for (int j = 0; j < c->ow; j++) {
+            const float *p = c->vrow + 16 * j;
+            float acc = 0.0f;
+            for (int k = 0; k < c->aa_n; k++)
+                acc = speed_tap(acc, c->aa[k], p[k]);
+            d[j] = acc;
+        }
+    }
+
+    const int lr = c->lm_n / 2;
+    for (int i = 0; i < c->oh; i++) {
+        vertical_taps(c->lm, c->lm_n, c->dec, (size_t)c->ow, c->oh, i, c->ow, c->tmp);
+        float *b = c->blur + (size_t)i * c->ow;
+        for (int j = 0; j < c->ow; j++) {
+            float acc = 0.0f;
+            for (int k = 0; k < c->lm_n; k++)
+                acc = speed_tap(acc, c->lm[k], c->tmp[speed_reflect(j - lr + k, c->ow)]);
+            b[j] = acc;
+        }
+    }
+    const size_t n = (size_t)c->ow * c->oh;
+    for (size_t k = 0; k < n; k++)
+        c->dec[k] = speed_sub(c->dec[k], c->blur[k]);
+}
+
+/* The 25 submatrix means and the 25x25 covariance of the decimated image:
+ * submatrix k starts at (k / 5, k % 5) and is subh x subw. */
+SPEED_SIMD_CLONES
+static void covariance(SpeedCore *c)
+{
+    SpeedLinalg *la = &c->la;
+    const int ow = c->ow, subw = c->subw, subh = c->subh;
+    const float *o = c->dec;
+
+    /* Means: one fp32 running sum per offset, raster order. */
+    float sum[SPEED_N];
+    for (int k = 0; k < SPEED_N; k++)
+        sum[k] = 0.0f;
+    for (int i = 0; i < subh; i++)
+        for (int j = 0; j < subw; j++)
+            for (int k = 0; k < SPEED_N; k++)
+                sum[k] = FADD(sum[k], o[(size_t)(i + k / SPEED_BLOCK) * ow + j + k % SPEED_BLOCK]);
+    const float count = (float)((size_t)subw * (size_t)subh);
+    for (int k = 0; k < SPEED_N; k++)
+        la->mean[k] = speed_mean(sum[k], count);
+
+    /* Covariance sums: for each submatrix row, the centred samples of all
+     * 25 offsets side by side, then acc[x][y] += cx * cy across y. */
+    for (int x = 0; x < SPEED_N; x++)
+        for (int y = 0; y < SPEED_CENT_LANES; y++)
+            la->cov_sum[x][y] = 0.0;
+    double *restrict cent = c->cent;
+    for (int i = 0; i < subh; i++) {
+        for (int k = 0; k < SPEED_N; k++) {
+            const float *row = o + (size_t)(i + k / SPEED_BLOCK) * ow + k % SPEED_BLOCK;
+            const float m = la->mean[k];
+            for (int j = 0; j < subw; j++)
+                cent[(size_t)j * SPEED_CENT_LANES + k] = speed_centered(row[j], m);
+        }
+        for (int x = 0; x < SPEED_N; x++) {
+            double acc[SPEED_CENT_LANES];
+            for (int y = 0; y < SPEED_CENT_LANES; y++)
+                acc[y] = la->cov_sum[x][y];
+            for (int j = 0; j < subw; j++) {
+                const double *cj = cent + (size_t)j * SPEED_CENT_LANES;
+                const double cx = cj[x];
+                for (int y = 0; y < SPEED_CENT_LANES; y++)
+                    acc[y] = speed_cov_step(acc[y], cx, cj[y]);
+            }
+            for (int y = 0; y < SPEED_CENT_LANES; y++)
+                la->cov_sum[x][y] = acc[y];
+        }
+    }
+    const double dcount = (double)((size_t)subw * (size_t)subh);
+    for (int x = 0; x < SPEED_N; x++) {
+        for (int y = 0; y <= x; y++) {
+            const float v = speed_cov(la->cov_sum[x][y], dcount);
+            la->cov[x * SPEED_N + y] = v;
+            la->cov[y * SPEED_N + x] = v;
+        }
+    }
+}
+
+/* log2(2 pi e), as the reference evaluates it (the folded constant equals
+ * glibc's log2 of the same double). */
+static double log2_2pie(void)
+{
+    return log2(2 * M_PI * M_E);
+}
+
+void speed_core_estimate(SpeedCore *c, const float *plane, size_t stride,
+                         SpeedEstimate *out)
+{
+    if (c->scaled) {
+        prescale_rows(c, plane, stride);
+        decimate(c, c->splane, c->sstride);
+    } else {
+        decimate(c, plane, stride);
+    }
+    speed_core_conclude(c, out);
+}
+
+void speed_core_conclude(SpeedCore *c, SpeedEstimate *out)
+{
+    SpeedLinalg *la = &c->la;
+    const int nb = c->nb;
+
+    covariance(c);
+
+    /* Eigenvalues of the covariance. */
+    memcpy(la->a, la->cov, sizeof(la->cov));
+    speed_tridiagonalize(la->a, SPEED_N, la->eig, la->sd, la->v, la->x);
+    if (speed_tridiagonal_eigenvalues(la->eig, la->sd, SPEED_N) == SPEED_MAX_QR_ITERS)
+        vmaf_log(VMAF_LOG_LEVEL_WARNING,
+                 "%s: eigenvalue search reached %d iterations, possible "
+                 "non-convergence", c->name, SPEED_MAX_QR_ITERS);
+
+    /* Y[k][b]: sample k (row-major in the 5x5 block) of block b (raster). */
+    for (int k = 0; k < SPEED_N; k++) {
+        float *yk = c->Y + (size_t)k * nb;
+        for (int bi = 0; bi < c->nbv; bi++) {
+            const float *row = c->dec + (size_t)(bi * SPEED_BLOCK + k / SPEED_BLOCK) * c->ow;
+            for (int bj = 0; bj < c->nbh; bj++)
+                yk[bi * c->nbh + bj] = row[bj * SPEED_BLOCK + k % SPEED_BLOCK];
+        }
+    }
+
+    /* Solve K X = Y when every eigenvalue reaches the tolerance. */
+    bool singular = false;
+    for (int k = 0; k < SPEED_N; k++)
+        if ((double)la->eig[k] < SPEED_EPS)
+            singular = true;
+    if (!singular) {
+        speed_qr(la->cov, SPEED_N, la->q, la->r, la->z, la->h, la->t, la->v);
+        speed_matmul(c->B, la->q, c->Y, SPEED_N, SPEED_N, nb);
+        singular = speed_back_substitute(la->r, c->B, c->X, SPEED_N, nb) != 0;
+    }
+    if (singular) {
+        vmaf_log(VMAF_LOG_LEVEL_WARNING, "%s: covariance matrix is singular", c->name);
+        memset(c->X, 0, sizeof(float) * SPEED_N * (size_t)nb);
+    }
+    out->singular = singular;
+    speed_block_variances(c->X, c->Y, SPEED_N, nb, out->variance);
+
+    /* Entropies (host, libm log2): for each eigenvalue L (negative ones as
+     * 0), e += log2(L * s + sigma_nn) + log2(2 pi e); the sum in double,
+     * stored as float each time. */
+    const double l2pie = log2_2pie();
+    for (int b = 0; b < nb; b++)
+        out->entropy[b] = 0.0f;
+    for (int k = 0; k < SPEED_N; k++) {
+        const float L = la->eig[k] < 0 ? 0.0f : la->eig[k];
+        for (int b = 0; b < nb; b++) {
+            const float arg = FADD(FMUL(L, out->variance[b]), c->sigma_nn);
+            out->entropy[b] = (float)((double)out->entropy[b] + (log2(arg) + l2pie));
+        }
+    }
+}
+
+/* The variance-weighted entropy pair of one block under weight mode m, each
+ * a float entropy times a double log2, stored as float. */
+static void weighted(int m, float re, float de, float rv, float dv, float *sr, float *sd)
+{
+    switch (m) {
+    case 0:
+        *sr = (float)(re * log2(1 + rv));
+        *sd = (float)(de * log2(1 + dv));
+        break;
+    case 1:
+        *sr = (float)(re * log2(1 + rv));
+        *sd = (float)(de * log2(1 + rv));
+        break;
+    case 2:
+        *sr = (float)(re * log2(1 + dv));
+        *sd = (float)(de * log2(1 + dv));
+        break;
+    case 3:
+        *sr = (float)(re * log2(1 + (rv + dv) / 2.0));
+        *sd = (float)(de * log2(1 + (rv + dv) / 2.0));
+        break;
+    case 4:
+        *sr = (float)(re * log2(1 + rv));
+        *sd = (float)(de * log2(1 + (rv + dv) / 2.0));
+        break;
+    case 5:
+        *sr = (float)(re * log2(1 + rv));
+        *sd = (float)(de * log2(1 + (0.75 * rv + 0.25 * dv)));
+        break;
+    default:
+        *sr = (float)(re * log2(1 + rv));
+        *sd = (float)(de * log2(1 + (0.25 * rv + 0.75 * dv)));
+        break;
+    }
+}
+
+float speed_core_score(const SpeedCore *c, bool *singular)
+{
+    const SpeedEstimate *r = &c->ref, *d = &c->dis;
+    *singular = r->singular || d->singular;
+    /* One side singular: 0 rather than an inflated score. */
+    if (r->singular != d->singular)
+        return 0.0f;
+
+    /* Entropy of a block at the noise floor:
+     * 25 * (log2((1 + nn_floor) * sigma_nn) + log2(2 pi e)), stored as float. */
+    const float base = (float)(SPEED_N * (log2((double)FMUL(FADD(1.0f, c->nn_floor),
+                                                             c->sigma_nn)) + log2_2pie()));
+    float score = 0.0f;
+    for (int b = 0; b < c->nb; b++) {
+        if (r->entropy[b] < base && d->entropy[b] < base) {
+            /* Both below the floor: no visible difference (adds +0). */
+            score = FADD(score, 0.0f);
+            continue;
+        }
+        float sr, sd;
+        weighted(c->p.weight_var_mode, r->entropy[b], d->entropy[b], r->variance[b],
+                 d->variance[b], &sr, &sd);
+        score = FADD(score, fabsf(FSUB(sr, sd)));
+    }
+    return FDIV(score, (float)c->nb);
+}

@@ -1,0 +1,114 @@
+/*
+ * libvmaf's CUDA API (include/libvmaf/libvmaf_cuda.h) on exactvmaf's CUDA
+ * plumbing. Built in every configuration; without CUDA kernels the state
+ * functions fail with -ENOSYS and say why.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "export.h"
+#include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_cuda.h"
+#include "log.h"
+#include "cuda_backend.h"
+
+#if defined(EXACTVMAF_HAVE_CUDA) && EXACTVMAF_HAVE_CUDA
+
+#include "cuda_common.h"
+
+VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
+{
+    if (!cu_state) return -EINVAL;
+    *cu_state = NULL;
+    if (cfg.cu_ctx) return evc_state_wrap(cu_state, (CUcontext)cfg.cu_ctx);
+    char why[256] = "";
+    const int err = evc_state_open(cu_state, 0, why, sizeof(why));
+    if (err) vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda: %s", why);
+    return err;
+}
+
+#else
+
+#include <stdio.h>
+
+#define NO_CUDA "this exactvmaf was built without CUDA kernels (nvcc was not found, " \
+                "or -Dcuda=disabled)"
+
+int evc_state_open(VmafCudaState **st, int gpu_index, char *why, size_t why_len)
+{
+    (void)gpu_index;
+    *st = NULL;
+    if (why && why_len) snprintf(why, why_len, "%s", NO_CUDA);
+    return -ENOSYS;
+}
+
+void evc_state_close(VmafCudaState *st)
+{
+    (void)st;
+}
+
+int evc_state_take(VmafCudaState **dst, VmafCudaState *src)
+{
+    (void)src;
+    *dst = NULL;
+    return -ENOSYS;
+}
+
+const char *evc_state_device_name(const VmafCudaState *st)
+{
+    (void)st;
+    return "no CUDA device";
+}
+
+VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
+{
+    (void)cfg;
+    if (!cu_state) return -EINVAL;
+    *cu_state = NULL;
+    vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda: %s", NO_CUDA);
+    return -ENOSYS;
+}
+
+#endif
+
+VMAF_EXPORT int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *cu_state)
+{
+    if (!vmaf || !cu_state) return -EINVAL;
+    return vmaf_ctx_import_cuda(vmaf, cu_state);
+}
+
+VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf,
+                                               VmafCudaPictureConfiguration cfg)
+{
+    if (!vmaf) return -EINVAL;
+    switch (cfg.pic_prealloc_method) {
+    case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE:
+    case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST:
+    case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED:
+        break;
+    case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE:
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "cuda: pictures in device memory are not supported yet; use "
+                 "VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED (the backend stages "
+                 "host pictures through its own pinned buffers)");
+        return -ENOTSUP;
+    default:
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda: unknown picture preallocation method %d",
+                 (int)cfg.pic_prealloc_method);
+        return -EINVAL;
+    }
+    /* Host pictures are reference counted and freed when the library is done
+     * with them, so the pool needs no fixed size. */
+    VmafPictureConfiguration pc = { .pic_cnt = 1 };
+    pc.pic_params.w = cfg.pic_params.w;
+    pc.pic_params.h = cfg.pic_params.h;
+    pc.pic_params.bpc = cfg.pic_params.bpc;
+    pc.pic_params.pix_fmt = cfg.pic_params.pix_fmt;
+    return vmaf_preallocate_pictures(vmaf, pc);
+}
+
+VMAF_EXPORT int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
+{
+    if (!vmaf || !pic) return -EINVAL;
+    return vmaf_fetch_preallocated_picture(vmaf, pic);
+}

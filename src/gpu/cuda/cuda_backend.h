@@ -1,0 +1,24 @@
+/*
+ * What the core (context, public API) needs from the CUDA backend. Built in
+ * every configuration: without CUDA kernels (cuda_api.c's stubs) opening a
+ * state fails with -ENOSYS and says why.
+ */
+#ifndef EXACTVMAF_CUDA_BACKEND_H
+#define EXACTVMAF_CUDA_BACKEND_H
+
+#include <stddef.h>
+
+typedef struct VmafCudaState VmafCudaState;
+typedef struct VmafContext VmafContext;
+
+/** Open device gpu_index; on failure `why` says why (no driver, no device, no kernels). */
+int evc_state_open(VmafCudaState **st, int gpu_index, char *why, size_t why_len);
+void evc_state_close(VmafCudaState *st);
+/** Move what src holds into a new state (the context's), leaving src empty. */
+int evc_state_take(VmafCudaState **dst, VmafCudaState *src);
+const char *evc_state_device_name(const VmafCudaState *st);
+
+/** Context side of vmaf_cuda_import_state() (libvmaf.c). */
+int vmaf_ctx_import_cuda(VmafContext *vmaf, VmafCudaState *state);
+
+#endif

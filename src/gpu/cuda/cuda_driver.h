@@ -1,0 +1,85 @@
+/*
+ * The few CUDA driver API types and entry points the backend uses, declared
+ * here so that the library needs neither cuda.h nor libcuda at build or link
+ * time: libcuda.so.1 is opened with dlopen() when a CUDA backend is asked for,
+ * and a machine without a driver still runs the CPU path.
+ * Values are the driver ABI's (cuda.h); the versioned symbol names (_v2) are
+ * those cuda.h maps the plain names to.
+ */
+#ifndef EXACTVMAF_CUDA_DRIVER_H
+#define EXACTVMAF_CUDA_DRIVER_H
+
+#include <stddef.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct CUctx_st *CUcontext;
+typedef struct CUmod_st *CUmodule;
+typedef struct CUfunc_st *CUfunction;
+typedef struct CUstream_st *CUstream;
+typedef struct CUevent_st *CUevent;
+
+enum {
+    EVC_CUDA_SUCCESS = 0,
+    EVC_CUDA_ERROR_INVALID_VALUE = 1,
+    EVC_CUDA_ERROR_OUT_OF_MEMORY = 2,
+    EVC_CUDA_ERROR_NOT_INITIALIZED = 3,
+    EVC_CUDA_ERROR_NO_DEVICE = 100,
+    EVC_CUDA_ERROR_INVALID_DEVICE = 101,
+    EVC_CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
+    EVC_CUDA_ERROR_NOT_SUPPORTED = 801,
+};
+
+enum {
+    EVC_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
+    EVC_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+};
+
+#define EVC_CU_STREAM_NON_BLOCKING 0x1u
+#define EVC_CU_EVENT_DEFAULT 0x0u
+
+/** The driver entry points, filled from libcuda.so.1. */
+typedef struct EvcDriver {
+    CUresult (*cuInit)(unsigned flags);
+    CUresult (*cuDriverGetVersion)(int *version);
+    CUresult (*cuDeviceGetCount)(int *count);
+    CUresult (*cuDeviceGet)(CUdevice *dev, int ordinal);
+    CUresult (*cuDeviceGetName)(char *name, int len, CUdevice dev);
+    CUresult (*cuDeviceGetAttribute)(int *value, int attrib, CUdevice dev);
+    CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *ctx, CUdevice dev);
+    CUresult (*cuDevicePrimaryCtxRelease)(CUdevice dev);
+    CUresult (*cuCtxPushCurrent)(CUcontext ctx);
+    CUresult (*cuCtxPopCurrent)(CUcontext *ctx);
+    CUresult (*cuCtxGetDevice)(CUdevice *dev);
+    CUresult (*cuModuleLoadData)(CUmodule *mod, const void *image);
+    CUresult (*cuModuleUnload)(CUmodule mod);
+    CUresult (*cuModuleGetFunction)(CUfunction *fn, CUmodule mod, const char *name);
+    CUresult (*cuMemAlloc)(CUdeviceptr *ptr, size_t bytes);
+    CUresult (*cuMemFree)(CUdeviceptr ptr);
+    CUresult (*cuMemAllocHost)(void **ptr, size_t bytes);
+    CUresult (*cuMemFreeHost)(void *ptr);
+    CUresult (*cuMemGetInfo)(size_t *free_bytes, size_t *total_bytes);
+    CUresult (*cuMemcpyHtoDAsync)(CUdeviceptr dst, const void *src, size_t bytes,
+                                  CUstream stream);
+    CUresult (*cuMemcpyDtoHAsync)(void *dst, CUdeviceptr src, size_t bytes,
+                                  CUstream stream);
+    CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char value, size_t n,
+                                CUstream stream);
+    CUresult (*cuStreamCreate)(CUstream *stream, unsigned flags);
+    CUresult (*cuStreamDestroy)(CUstream stream);
+    CUresult (*cuStreamSynchronize)(CUstream stream);
+    CUresult (*cuEventCreate)(CUevent *event, unsigned flags);
+    CUresult (*cuEventDestroy)(CUevent event);
+    CUresult (*cuEventRecord)(CUevent event, CUstream stream);
+    CUresult (*cuEventSynchronize)(CUevent event);
+    CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end);
+    CUresult (*cuLaunchKernel)(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
+                               unsigned bx, unsigned by, unsigned bz,
+                               unsigned shared_bytes, CUstream stream,
+                               void **params, void **extra);
+    CUresult (*cuGetErrorName)(CUresult err, const char **name);
+    CUresult (*cuGetErrorString)(CUresult err, const char **text);
+} EvcDriver;
+
+#endif

@@ -1,0 +1,620 @@
+/*
+ * Parity gate: every backend against the CPU, bit for bit.
+ *
+ * For every case (the fixtures, generated content of many geometries, bit
+ * depths, chroma layouts and frame counts, and every option set of every
+ * twin) each metric is computed once on the CPU and once on each other
+ * backend, and every output of every frame is compared as a 64-bit pattern.
+ * Prints a table metric x backend (identical / total, largest |difference|,
+ * outputs not computed on the backend) and exits 0 only when everything is
+ * identical; 77 (skipped) when this machine has no usable GPU.
+ *
+ * usage: parity [--shared DIR] [--quick] [--verbose] [--self-check]
+ *   --shared DIR  folder with fixtures/ and golden/netflix-v3.2.0/manifest.json
+ *                 (the float_adm option sets of the goldens are read from it)
+ *   --quick       fewer generated cases (no 2160p, 300 frames at 32x32)
+ *   --self-check  compare the CPU with itself (checks this program, needs no GPU)
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libvmaf/libvmaf.h"
+#include "exactvmaf/exactvmaf.h"
+#include "context.h"
+#include "feature_collector.h"
+#include "gpu/cuda/cuda_backend.h"
+#include "feature/float_adm/adm_rcp_model.h"
+
+#define MAX_SETS 128
+#define MAX_MISMATCH_LINES 40
+
+/* ---- Content ---- */
+
+typedef struct Geometry {
+    unsigned w, h, bpc;
+    enum VmafPixelFormat fmt;
+} Geometry;
+
+enum Pattern { PAT_TEXTURE, PAT_FLAT, PAT_NEAR_FLAT, PAT_MAX, PAT_NOISE };
+
+typedef struct Content {
+    char name[160];
+    Geometry g;
+    unsigned frames;
+    /* A fixture: raw planar file pair; else generated with `pattern`. */
+    const char *ref_path, *dis_path;
+    FILE *ref_f, *dis_f;
+    enum Pattern pattern;
+} Content;
+
+static uint32_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return (uint32_t)(*s >> 11);
+}
+
+static void put(VmafPicture *p, unsigned plane, unsigned i, unsigned j, unsigned v)
+{
+    uint8_t *row = (uint8_t *)p->data[plane] + (size_t)i * p->stride[plane];
+    if (p->bpc > 8) ((uint16_t *)row)[j] = (uint16_t)v;
+    else row[j] = (uint8_t)v;
+}
+
+/* Generated frame n: texture moving with n (so motion is not 0); the
+ * distorted one is the reference plus small noise, clamped. */
+static void generate(const Content *c, unsigned n, VmafPicture *ref, VmafPicture *dis)
+{
+    const unsigned maxv = (1u << c->g.bpc) - 1;
+    uint64_t seed = 0x9e3779b97f4a7c15ull ^ ((uint64_t)n * 0x100000001b3ull) ^
+                    ((uint64_t)c->g.w << 32) ^ c->g.h ^ ((uint64_t)c->pattern << 48);
+    for (unsigned p = 0; p < 3; p++) {
+        if (!ref->data[p]) continue;
+        for (unsigned i = 0; i < ref->h[p]; i++) {
+            for (unsigned j = 0; j < ref->w[p]; j++) {
+                unsigned r, d;
+                const uint32_t noise = rng_next(&seed);
+                switch (c->pattern) {
+                case PAT_FLAT:
+                    r = d = maxv / 3;
+                    break;
+                case PAT_NEAR_FLAT:
+                    r = maxv / 2;
+                    d = r + (i == ref->h[p] / 2 && j == ref->w[p] / 3 && (n & 1) == 0);
+                    break;
+                case PAT_MAX:
+                    r = maxv;
+                    d = maxv - (noise % 3 == 0);
+                    break;
+                case PAT_NOISE:
+                    r = noise % (maxv + 1);
+                    d = (noise >> 7) % (maxv + 1);
+                    break;
+                default: {
+                    const double x = (double)(j + 3 * n) / (ref->w[p] + 1);
+                    const double y = (double)(i + n) / (ref->h[p] + 1);
+                    const double v = 0.5 + 0.25 * sin(12.0 * x + 5.0 * y) +
+                                     0.15 * cos(31.0 * x * y) + 0.05 * sin(97.0 * x);
+                    r = (unsigned)(v * maxv);
+                    if (r > maxv) r = maxv;
+                    const int delta = (int)(noise % 17) - 8;
+                    const int dv = (int)r + delta * (int)(maxv / 255 + 1);
+                    d = dv < 0 ? 0 : dv > (int)maxv ? maxv : (unsigned)dv;
+                }
+                }
+                put(ref, p, i, j, r);
+                put(dis, p, i, j, d);
+            }
+        }
+    }
+}
+
+/* One frame of a raw file: planes at their rounded-up size, as written. */
+static int read_raw(FILE *f, const Geometry *g, VmafPicture *pic)
+{
+    const unsigned bytes = g->bpc > 8 ? 2 : 1;
+    const unsigned ss_x = g->fmt != VMAF_PIX_FMT_YUV444P, ss_y = g->fmt == VMAF_PIX_FMT_YUV420P;
+    for (unsigned p = 0; p < 3; p++) {
+        const unsigned fw = p ? (g->w + ss_x) >> ss_x : g->w;
+        const unsigned fh = p ? (g->h + ss_y) >> ss_y : g->h;
+        uint8_t *row = malloc((size_t)fw * bytes);
+        if (!row) return -ENOMEM;
+        for (unsigned i = 0; i < fh; i++) {
+            if (fread(row, bytes, fw, f) != fw) {
+                free(row);
+                return -EIO;
+            }
+            if (i < pic->h[p])
+                memcpy((uint8_t *)pic->data[p] + (size_t)i * pic->stride[p], row,
+                       (size_t)pic->w[p] * bytes);
+        }
+        free(row);
+    }
+    return 0;
+}
+
+/* ---- Runs ---- */
+
+typedef struct Output {
+    char *name;
+    unsigned n;
+    double *v;
+    bool *set;
+} Output;
+
+typedef struct Result {
+    int err;            /**< 0, or the first error of the run */
+    Output *out;
+    unsigned n_out;
+    char backend[16];   /**< backend the metric was computed on */
+} Result;
+
+static void result_free(Result *r)
+{
+    for (unsigned i = 0; i < r->n_out; i++) {
+        free(r->out[i].name);
+        free(r->out[i].v);
+        free(r->out[i].set);
+    }
+    free(r->out);
+    memset(r, 0, sizeof(*r));
+}
+
+static int parse_opts(const char *spec, char *name, size_t name_len, VmafFeatureDictionary **d)
+{
+    /* "extractor[=k=v[:k=v...]]" */
+    const char *eq = strchr(spec, '=');
+    const size_t n = eq ? (size_t)(eq - spec) : strlen(spec);
+    snprintf(name, name_len, "%.*s", (int)n, spec);
+    *d = NULL;
+    if (!eq) return 0;
+    char *buf = strdup(eq + 1);
+    if (!buf) return -ENOMEM;
+    int err = 0;
+    for (char *save = NULL, *kv = strtok_r(buf, ":", &save); kv && !err;
+         kv = strtok_r(NULL, ":", &save)) {
+        char *v = strchr(kv, '=');
+        if (!v) { err = -EINVAL; break; }
+        *v++ = '\0';
+        err = vmaf_feature_dictionary_set(d, kv, v);
+    }
+    free(buf);
+    return err;
+}
+
+static int run(Content *c, const char *spec, enum ExactvmafBackend backend,
+               enum ExactvmafDivision division, Result *res)
+{
+    memset(res, 0, sizeof(*res));
+    VmafContext *vmaf = NULL;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE, .n_threads = 0 };
+    int err = vmaf_init(&vmaf, cfg);
+    if (err) return res->err = err;
+    char name[64];
+    VmafFeatureDictionary *d = NULL;
+    err = exactvmaf_set_backend(vmaf, backend, 0);
+    if (!err) err = exactvmaf_set_division(vmaf, division);
+    if (!err) err = parse_opts(spec, name, sizeof(name), &d);
+    if (!err) err = vmaf_use_feature(vmaf, name, d);
+    if (c->ref_path) {
+        c->ref_f = fopen(c->ref_path, "rb");
+        c->dis_f = fopen(c->dis_path, "rb");
+        if (!c->ref_f || !c->dis_f) err = err ? err : -ENOENT;
+    }
+    for (unsigned n = 0; !err && n < c->frames; n++) {
+        VmafPicture ref, dis;
+        err = vmaf_picture_alloc(&ref, c->g.fmt, c->g.bpc, c->g.w, c->g.h);
+        if (err) break;
+        err = vmaf_picture_alloc(&dis, c->g.fmt, c->g.bpc, c->g.w, c->g.h);
+        if (err) {
+            vmaf_picture_unref(&ref);
+            break;
+        }
+        if (c->ref_path) {
+            err = read_raw(c->ref_f, &c->g, &ref);
+            if (!err) err = read_raw(c->dis_f, &c->g, &dis);
+        } else {
+            generate(c, n, &ref, &dis);
+        }
+        if (err) {
+            vmaf_picture_unref(&ref);
+            vmaf_picture_unref(&dis);
+            break;
+        }
+        err = vmaf_read_pictures(vmaf, &ref, &dis, n);
+    }
+    if (!err) err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
+    if (c->ref_f) fclose(c->ref_f);
+    if (c->dis_f) fclose(c->dis_f);
+    c->ref_f = c->dis_f = NULL;
+
+    const VmafDict *b = vmaf_ctx_backends(vmaf);
+    const char *bk = b ? vmaf_dict_get(b, name) : NULL;
+    snprintf(res->backend, sizeof(res->backend), "%s", bk ? bk : "none");
+
+    VmafFeatureCollector *fc = vmaf_ctx_collector(vmaf);
+    const unsigned n_vec = err ? 0 : vmaf_fc_count(fc);
+    res->out = calloc(n_vec ? n_vec : 1, sizeof(*res->out));
+    if (!res->out && !err) err = -ENOMEM;
+    for (unsigned i = 0; !err && i < n_vec; i++) {
+        const VmafFeatureVector *v = vmaf_fc_at(fc, i);
+        Output *o = &res->out[res->n_out++];
+        o->name = strdup(v->name);
+        o->n = v->capacity < c->frames ? v->capacity : c->frames;
+        o->v = calloc(o->n ? o->n : 1, sizeof(double));
+        o->set = calloc(o->n ? o->n : 1, sizeof(bool));
+        if (!o->name || !o->v || !o->set) { err = -ENOMEM; break; }
+        for (unsigned k = 0; k < o->n; k++) {
+            o->set[k] = v->written[k];
+            if (v->written[k]) o->v[k] = v->value[k];
+        }
+    }
+    vmaf_close(vmaf);
+    return res->err = err;
+}
+
+/* ---- Comparison and table ---- */
+
+typedef struct Tally {
+    const char *metric;
+    unsigned long long identical, total;
+    double max_diff;
+    unsigned cases, refused_both, not_on_backend, run_failures;
+} Tally;
+
+static Tally tally[8];
+static unsigned n_tally;
+static unsigned mismatch_lines;
+static bool verbose;
+/* The backend under test; the CPU itself with --self-check. */
+static enum ExactvmafBackend test_backend = EXACTVMAF_BACKEND_CUDA;
+static const char *test_backend_name = "cuda";
+
+static Tally *tally_for(const char *metric)
+{
+    for (unsigned i = 0; i < n_tally; i++)
+        if (!strcmp(tally[i].metric, metric)) return &tally[i];
+    tally[n_tally].metric = metric;
+    return &tally[n_tally++];
+}
+
+static uint64_t bits(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof(u));
+    return u;
+}
+
+static void compare(const char *case_name, const char *spec, const char *metric,
+                    const Result *cpu, const Result *gpu)
+{
+    Tally *t = tally_for(metric);
+    t->cases++;
+    if (cpu->err && gpu->err) {
+        t->refused_both++;
+        if (verbose) printf("  %s %s: refused by both (%d, %d)\n", case_name, spec, cpu->err, gpu->err);
+        return;
+    }
+    if (cpu->err || gpu->err) {
+        t->run_failures++;
+        printf("MISMATCH %s %s: cpu run %d, gpu run %d\n", case_name, spec, cpu->err, gpu->err);
+        return;
+    }
+    if (strcmp(gpu->backend, test_backend_name)) t->not_on_backend++;
+    for (unsigned i = 0; i < cpu->n_out; i++) {
+        const Output *a = &cpu->out[i];
+        const Output *b = NULL;
+        for (unsigned k = 0; k < gpu->n_out; k++)
+            if (!strcmp(gpu->out[k].name, a->name)) b = &gpu->out[k];
+        for (unsigned k = 0; k < a->n; k++) {
+            if (!a->set[k]) continue;
+            t->total++;
+            const bool have = b && k < b->n && b->set[k];
+            if (have && bits(a->v[k]) == bits(b->v[k])) {
+                t->identical++;
+                continue;
+            }
+            const double diff = have ? fabs(a->v[k] - b->v[k]) : INFINITY;
+            if (!(diff <= t->max_diff)) t->max_diff = diff;
+            if (mismatch_lines++ < MAX_MISMATCH_LINES)
+                printf("MISMATCH %s %s: %s[%u] cpu %.17g gpu %.17g\n", case_name, spec,
+                       a->name, k, a->v[k], have ? b->v[k] : NAN);
+        }
+    }
+    for (unsigned k = 0; k < gpu->n_out; k++) {
+        bool found = false;
+        for (unsigned i = 0; i < cpu->n_out && !found; i++)
+            found = !strcmp(gpu->out[k].name, cpu->out[i].name);
+        if (!found) {
+            t->total++;
+            if (mismatch_lines++ < MAX_MISMATCH_LINES)
+                printf("MISMATCH %s %s: the gpu has an extra output %s\n", case_name, spec,
+                       gpu->out[k].name);
+        }
+    }
+}
+
+static void check_case(Content *c, const char *spec, enum ExactvmafDivision division)
+{
+    char metric_buf[64];
+    snprintf(metric_buf, sizeof(metric_buf), "%s", spec);
+    char *eq = strchr(metric_buf, '=');
+    if (eq) *eq = '\0';
+    static const char *const metrics[] = { "float_adm", "float_vif", "float_motion" };
+    const char *metric = metric_buf;
+    for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
+        if (!strcmp(metrics[i], metric_buf)) metric = metrics[i];
+
+    char label[320];
+    snprintf(label, sizeof(label), "%s%s", c->name, division == EXACTVMAF_DIVISION_RCP ? " [rcp]" : "");
+    Result cpu, gpu;
+    run(c, spec, EXACTVMAF_BACKEND_CPU, division, &cpu);
+    run(c, spec, test_backend, division, &gpu);
+    if (verbose) printf("  %s %s: cpu %d, %s %d\n", label, spec, cpu.err, gpu.backend, gpu.err);
+    compare(label, spec, metric, &cpu, &gpu);
+    result_free(&cpu);
+    result_free(&gpu);
+}
+
+/* ---- Option sets ---- */
+
+static const char *adm_sets[MAX_SETS] = {
+    "float_adm=debug=true",
+    "float_adm=debug=false",
+};
+static unsigned n_adm_sets = 2;
+
+static const char *const vif_sets[] = {
+    "float_vif=debug=true",
+    "float_vif=debug=false",
+    "float_vif=debug=true:vif_enhn_gain_limit=1.0",
+    "float_vif=debug=true:vif_kernelscale=0.5",
+    "float_vif=debug=true:vif_kernelscale=2.0",
+    "float_vif=debug=true:vif_kernelscale=1.5",
+    "float_vif=debug=true:vif_skip_scale0=true",
+    "float_vif=debug=true:vif_sigma_nsq=1.0",
+    "float_vif=debug=true:vif_scale1_min_val=0.9:vif_scale2_min_val=0.8:vif_scale3_min_val=0.95",
+    "float_vif=debug=true:vif_prescale=2.0",
+    "float_vif=debug=true:vif_prescale=0.5:vif_prescale_method=bilinear",
+    "float_vif=debug=true:vif_prescale=1.5:vif_prescale_method=bicubic",
+    "float_vif=debug=true:vif_prescale=1.25:vif_prescale_method=lanczos4",
+};
+
+static const char *const motion_sets[] = {
+    "float_motion=debug=true",
+    "float_motion=debug=false",
+    "float_motion=debug=true:motion_force_zero=true",
+    "float_motion=debug=true:motion_filter_size=3",
+    "float_motion=debug=true:motion_filter_size=1",
+    "float_motion=debug=true:motion_add_scale1=true",
+    "float_motion=debug=true:motion_add_uv=true",
+    "float_motion=debug=true:motion_add_uv=true:motion_add_scale1=true",
+    "float_motion=debug=true:motion_fps_weight=2.5:motion_max_val=20",
+    "float_motion=debug=true:motion_blend_factor=0.5:motion_blend_offset=10",
+};
+
+/* The float_adm option sets the goldens were made with: every distinct
+ * "float_adm=..." argument in manifest.json (a plain text scan). */
+static void load_manifest_sets(const char *shared)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/golden/netflix-v3.2.0/manifest.json", shared);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        printf("note: %s not found; built-in float_adm option sets only\n", path);
+        return;
+    }
+    fseek(f, 0, SEEK_END);
+    const long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)n + 1);
+    if (!text || fread(text, 1, (size_t)n, f) != (size_t)n) {
+        free(text);
+        fclose(f);
+        return;
+    }
+    text[n] = '\0';
+    fclose(f);
+    for (const char *p = text; (p = strstr(p, "\"float_adm=")) != NULL;) {
+        const char *s = p + 1, *e = strchr(s, '"');
+        if (!e) break;
+        char *set = strndup(s, (size_t)(e - s));
+        bool dup = !set;
+        for (unsigned i = 0; set && i < n_adm_sets && !dup; i++)
+            dup = !strcmp(adm_sets[i], set);
+        if (!dup && n_adm_sets < MAX_SETS) adm_sets[n_adm_sets++] = set;
+        else free(set);
+        p = e;
+    }
+    free(text);
+}
+
+/* ---- Fixtures (fixtures.json, read by a plain scan) ---- */
+
+static const char *field(const char *obj, const char *end, const char *key, char *out, size_t len)
+{
+    char pat[64];
+    snprintf(pat, sizeof(pat), "\"%s\"", key);
+    const char *p = strstr(obj, pat);
+    if (!p || p > end) return NULL;
+    p = strchr(p + strlen(pat), ':');
+    if (!p) return NULL;
+    p++;
+    while (*p == ' ' || *p == '"') p++;
+    size_t k = 0;
+    while (*p && *p != '"' && *p != ',' && *p != '\n' && k + 1 < len) out[k++] = *p++;
+    out[k] = '\0';
+    return out;
+}
+
+static unsigned load_fixtures(const char *shared, Content *out, unsigned max)
+{
+    char path[1024];
+    snprintf(path, sizeof(path), "%s/fixtures/fixtures.json", shared);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        printf("note: %s not found; generated content only\n", path);
+        return 0;
+    }
+    static char text[1 << 20];
+    const size_t n = fread(text, 1, sizeof(text) - 1, f);
+    text[n] = '\0';
+    fclose(f);
+    unsigned count = 0;
+    for (const char *p = text; count < max && (p = strchr(p, '{')) != NULL;) {
+        const char *end = strchr(p, '}');
+        if (!end) break;
+        char name[128], w[16], h[16], fmt[32], bd[16], fr[16];
+        if (field(p, end, "name", name, sizeof(name)) && field(p, end, "width", w, sizeof(w)) &&
+            field(p, end, "height", h, sizeof(h)) && field(p, end, "pix_fmt", fmt, sizeof(fmt)) &&
+            field(p, end, "bitdepth", bd, sizeof(bd)) && field(p, end, "frames", fr, sizeof(fr))) {
+            Content *c = &out[count];
+            memset(c, 0, sizeof(*c));
+            snprintf(c->name, sizeof(c->name), "%s", name);
+            c->g.w = (unsigned)atoi(w);
+            c->g.h = (unsigned)atoi(h);
+            c->g.bpc = (unsigned)atoi(bd);
+            c->g.fmt = strstr(fmt, "444") ? VMAF_PIX_FMT_YUV444P :
+                       strstr(fmt, "422") ? VMAF_PIX_FMT_YUV422P : VMAF_PIX_FMT_YUV420P;
+            c->frames = (unsigned)atoi(fr);
+            char *rp = malloc(1200), *dp = malloc(1200);
+            if (!rp || !dp) { free(rp); free(dp); break; }
+            snprintf(rp, 1200, "%s/fixtures/%s/ref.yuv", shared, name);
+            snprintf(dp, 1200, "%s/fixtures/%s/dis.yuv", shared, name);
+            c->ref_path = rp;
+            c->dis_path = dp;
+            count++;
+        }
+        p = end;
+    }
+    return count;
+}
+
+/* ---- Main ---- */
+
+static void add_generated(Content *out, unsigned *n, unsigned w, unsigned h, unsigned bpc,
+                          enum VmafPixelFormat fmt, unsigned frames, enum Pattern pat)
+{
+    static const char *const pat_name[] = { "texture", "flat", "near-flat", "max", "noise" };
+    static const char *const fmt_name[] = { "?", "420", "422", "444", "400" };
+    Content *c = &out[(*n)++];
+    memset(c, 0, sizeof(*c));
+    c->g = (Geometry){ w, h, bpc, fmt };
+    c->frames = frames;
+    c->pattern = pat;
+    snprintf(c->name, sizeof(c->name), "gen %ux%u %s %ub %s x%u", w, h, fmt_name[fmt], bpc,
+             pat_name[pat], frames);
+}
+
+int main(int argc, char **argv)
+{
+    const char *shared = NULL;
+    bool quick = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--shared") && i + 1 < argc) shared = argv[++i];
+        else if (!strcmp(argv[i], "--quick")) quick = true;
+        else if (!strcmp(argv[i], "--verbose")) verbose = true;
+        else if (!strcmp(argv[i], "--self-check")) {
+            test_backend = EXACTVMAF_BACKEND_CPU;
+            test_backend_name = "cpu";
+        } else {
+            fprintf(stderr, "usage: parity [--shared DIR] [--quick] [--verbose] [--self-check]\n");
+            return 2;
+        }
+    }
+
+    /* Held open to the end: the device's primary context then lives across
+     * the runs instead of being created again for each. */
+    VmafCudaState *keep = NULL;
+    if (test_backend != EXACTVMAF_BACKEND_CPU) {
+        char why[256] = "";
+        if (evc_state_open(&keep, 0, why, sizeof(why))) {
+            printf("SKIP: no usable GPU backend on this machine: %s\n", why);
+            return 77;
+        }
+        printf("backend cuda: %s\n", evc_state_device_name(keep));
+    }
+    const uint32_t *table;
+    const int proven = adm_rcp_model_probe(&table);
+    printf("float_adm rcp division: %s\n",
+           proven > 0 ? "this processor's RCPSS follows the table model (proven)" :
+           proven == 0 ? "the table model FAILS here: rcp cases are close, not equal" :
+                         "no RCPSS on this processor");
+
+    static Content fixtures[64], gen[64];
+    unsigned n_fix = shared ? load_fixtures(shared, fixtures, 64) : 0;
+    if (shared) load_manifest_sets(shared);
+
+    unsigned n_gen = 0;
+    add_generated(gen, &n_gen, 17, 17, 8, VMAF_PIX_FMT_YUV420P, 3, PAT_TEXTURE);
+    add_generated(gen, &n_gen, 33, 19, 10, VMAF_PIX_FMT_YUV422P, 3, PAT_TEXTURE);
+    add_generated(gen, &n_gen, 101, 77, 12, VMAF_PIX_FMT_YUV444P, 3, PAT_NOISE);
+    add_generated(gen, &n_gen, 641, 359, 16, VMAF_PIX_FMT_YUV420P, 2, PAT_TEXTURE);
+    add_generated(gen, &n_gen, 257, 143, 8, VMAF_PIX_FMT_YUV444P, 2, PAT_TEXTURE);
+    add_generated(gen, &n_gen, 96, 64, 8, VMAF_PIX_FMT_YUV420P, 2, PAT_FLAT);
+    add_generated(gen, &n_gen, 97, 65, 10, VMAF_PIX_FMT_YUV422P, 3, PAT_NEAR_FLAT);
+    add_generated(gen, &n_gen, 99, 67, 16, VMAF_PIX_FMT_YUV420P, 3, PAT_NEAR_FLAT);
+    add_generated(gen, &n_gen, 80, 48, 8, VMAF_PIX_FMT_YUV420P, 2, PAT_MAX);
+    add_generated(gen, &n_gen, 81, 49, 12, VMAF_PIX_FMT_YUV444P, 2, PAT_MAX);
+    add_generated(gen, &n_gen, 1920, 1080, 10, VMAF_PIX_FMT_YUV420P, 2, PAT_TEXTURE);
+    add_generated(gen, &n_gen, 64, 48, 8, VMAF_PIX_FMT_YUV420P, 1, PAT_TEXTURE);
+    if (quick) {
+        add_generated(gen, &n_gen, 32, 32, 8, VMAF_PIX_FMT_YUV420P, 300, PAT_TEXTURE);
+    } else {
+        add_generated(gen, &n_gen, 64, 48, 8, VMAF_PIX_FMT_YUV420P, 300, PAT_TEXTURE);
+        add_generated(gen, &n_gen, 3840, 2160, 8, VMAF_PIX_FMT_YUV420P, 2, PAT_TEXTURE);
+    }
+
+    /* Fixtures: every option set of every twin; rcp division for the ADM sets. */
+    for (unsigned i = 0; i < n_fix; i++) {
+        Content *c = &fixtures[i];
+        printf("case %s (%ux%u %u-bit, %u frames)\n", c->name, c->g.w, c->g.h, c->g.bpc, c->frames);
+        fflush(stdout);
+        for (unsigned k = 0; k < n_adm_sets; k++) {
+            check_case(c, adm_sets[k], EXACTVMAF_DIVISION_IEEE);
+            check_case(c, adm_sets[k], EXACTVMAF_DIVISION_RCP);
+        }
+        for (size_t k = 0; k < sizeof(vif_sets) / sizeof(vif_sets[0]); k++)
+            check_case(c, vif_sets[k], EXACTVMAF_DIVISION_IEEE);
+        for (size_t k = 0; k < sizeof(motion_sets) / sizeof(motion_sets[0]); k++)
+            check_case(c, motion_sets[k], EXACTVMAF_DIVISION_IEEE);
+    }
+    /* Generated content: the default sets everywhere, every set on the small ones. */
+    for (unsigned i = 0; i < n_gen; i++) {
+        Content *c = &gen[i];
+        const bool small = (uint64_t)c->g.w * c->g.h * c->frames <= 700000;
+        printf("case %s\n", c->name);
+        fflush(stdout);
+        for (unsigned k = 0; k < (small ? n_adm_sets : 1); k++) {
+            check_case(c, adm_sets[k], EXACTVMAF_DIVISION_IEEE);
+            if (k < 2) check_case(c, adm_sets[k], EXACTVMAF_DIVISION_RCP);
+        }
+        for (size_t k = 0; k < (small ? sizeof(vif_sets) / sizeof(vif_sets[0]) : 1); k++)
+            check_case(c, vif_sets[k], EXACTVMAF_DIVISION_IEEE);
+        for (size_t k = 0; k < (small ? sizeof(motion_sets) / sizeof(motion_sets[0]) : 1); k++)
+            check_case(c, motion_sets[k], EXACTVMAF_DIVISION_IEEE);
+    }
+
+    bool all = true;
+    printf("\n%-14s %-8s %22s %12s %7s %8s %8s %8s\n", "metric", "backend", "identical/total",
+           "max|diff|", "cases", "refused", "failed", "not-gpu");
+    for (unsigned i = 0; i < n_tally; i++) {
+        const Tally *t = &tally[i];
+        char frac[64];
+        snprintf(frac, sizeof(frac), "%llu/%llu", t->identical, t->total);
+        printf("%-14s %-8s %22s %12.3g %7u %8u %8u %8u\n", t->metric, test_backend_name, frac, t->max_diff,
+               t->cases, t->refused_both, t->run_failures, t->not_on_backend);
+        all = all && t->identical == t->total && !t->run_failures && !t->not_on_backend;
+    }
+    printf("%s\n", all ? "PASS: every output of every backend equals the CPU's bit for bit"
+                       : "FAIL: see the MISMATCH lines above");
+    evc_state_close(keep);
+    return all ? 0 : 1;
+}
