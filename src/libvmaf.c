@@ -72,8 +72,7 @@ struct VmafContext {
     long long last_index;
     struct timespec t_start, t_end;
 
-    VmafPictureConfiguration prealloc;
-    bool have_prealloc;
+    VmafPicturePool *pool;
 
     enum ExactvmafBackend backend;
     int gpu_index;
@@ -628,25 +627,25 @@ VMAF_EXPORT int vmaf_feature_score_at_index(VmafContext *vmaf, const char *featu
 
 VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg)
 {
-    if (!vmaf || !cfg.pic_cnt) return -EINVAL;
-    VmafPicture probe;
-    int err = vmaf_picture_alloc(&probe, cfg.pic_params.pix_fmt, cfg.pic_params.bpc,
-                                 cfg.pic_params.w, cfg.pic_params.h);
+    if (!vmaf || !cfg.pic_cnt || vmaf->pool) return -EINVAL;
+    int err = vmaf_picture_pool_create(&vmaf->pool, cfg.pic_params.pix_fmt, cfg.pic_params.bpc,
+                                       cfg.pic_params.w, cfg.pic_params.h);
     if (err) return err;
-    vmaf_picture_unref(&probe);
-    vmaf->prealloc = cfg;
-    vmaf->have_prealloc = true;
-    return 0;
+    /* Fill the pool up front, so the first frames fault no pages either. */
+    VmafPicture *pics = calloc(cfg.pic_cnt, sizeof(*pics));
+    if (!pics) return -ENOMEM;
+    for (unsigned i = 0; i < cfg.pic_cnt && !err; i++)
+        err = vmaf_picture_pool_fetch(vmaf->pool, &pics[i]);
+    for (unsigned i = 0; i < cfg.pic_cnt; i++)
+        if (pics[i].ref) vmaf_picture_unref(&pics[i]);
+    free(pics);
+    return err;
 }
 
 VMAF_EXPORT int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
 {
-    if (!vmaf || !pic || !vmaf->have_prealloc) return -EINVAL;
-    /* Pictures are refcounted and freed when the library is done with them,
-     * so a fresh allocation serves as the pool. */
-    return vmaf_picture_alloc(pic, vmaf->prealloc.pic_params.pix_fmt,
-                              vmaf->prealloc.pic_params.bpc,
-                              vmaf->prealloc.pic_params.w, vmaf->prealloc.pic_params.h);
+    if (!vmaf || !pic || !vmaf->pool) return -EINVAL;
+    return vmaf_picture_pool_fetch(vmaf->pool, pic);
 }
 
 VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
@@ -662,6 +661,7 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     evc_state_close(vmaf->cuda);
     vmaf_dict_free(&vmaf->backends);
     vmaf_fc_destroy(vmaf->fc);
+    vmaf_picture_pool_close(vmaf->pool);
     if (vmaf->sync_ok) {
         pthread_cond_destroy(&vmaf->cond_idle);
         pthread_cond_destroy(&vmaf->cond_space);

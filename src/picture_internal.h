@@ -6,4 +6,14 @@
 /** Take another reference to src's buffer into dst. */
 int vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);
 
+typedef struct VmafPicturePool VmafPicturePool;
+
+/** A pool of picture buffers of one geometry (checked like vmaf_picture_alloc). */
+int vmaf_picture_pool_create(VmafPicturePool **pool, enum VmafPixelFormat pix_fmt,
+                             unsigned bpc, unsigned w, unsigned h);
+/** A picture from the pool; unref returns its buffer to the pool. */
+int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic);
+/** The owner lets go; the pool is freed once every buffer came back. */
+void vmaf_picture_pool_close(VmafPicturePool *pool);
+
 #endif

@@ -42,10 +42,21 @@ int main(int argc, char **argv)
     CHECK(vmaf_model_load(&missing, &mcfg, "no_such_model") < 0);
 
     const unsigned w = 128, h = 72, n = 6;
+    VmafPictureConfiguration pcfg = {
+        .pic_params = { .w = w, .h = h, .bpc = 8, .pix_fmt = VMAF_PIX_FMT_YUV420P },
+        .pic_cnt = 2,
+    };
+    CHECK(vmaf_preallocate_pictures(vmaf, pcfg) == 0);
     for (unsigned i = 0; i < n; i++) {
         VmafPicture ref, dist;
-        CHECK(vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, w, h) == 0);
-        CHECK(vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV420P, 8, w, h) == 0);
+        /* odd frames from the pool (reused buffers), even ones allocated */
+        if (i & 1) {
+            CHECK(vmaf_fetch_preallocated_picture(vmaf, &ref) == 0);
+            CHECK(vmaf_fetch_preallocated_picture(vmaf, &dist) == 0);
+        } else {
+            CHECK(vmaf_picture_alloc(&ref, VMAF_PIX_FMT_YUV420P, 8, w, h) == 0);
+            CHECK(vmaf_picture_alloc(&dist, VMAF_PIX_FMT_YUV420P, 8, w, h) == 0);
+        }
         fill(&ref, i, 0);
         fill(&dist, i, 3);
         CHECK(vmaf_read_pictures(vmaf, &ref, &dist, i) == 0);
