@@ -46,7 +46,15 @@ SETS = {
     'speed': dict(configs=('features_speed',), variant='cpumask255',
                   extractors=('speed_chroma', 'speed_temporal'), outputs=('speed',), refusals=True),
     'integer-models': dict(configs=('model_vmaf_v0.6.1', 'model_vmaf_4k_v0.6.1', 'model_vmaf_b_v0.6.3'),
-                           variant='cpumask255', extractors=(), outputs=None),
+                           variant='cpumask255', extractors=(), outputs=None,
+                           exclude_pairs=('akiyo_hacking_18x22_8b',)),
+    # At 18x22 Netflix's integer ADM reads one row and one element outside its
+    # scale-3 buffers; in a model run those hold other extractors' leftovers, so
+    # the golden depends on Netflix's heap. Kept apart, marked expected-fail.
+    'integer-models-18x22': dict(configs=('model_vmaf_v0.6.1', 'model_vmaf_4k_v0.6.1',
+                                          'model_vmaf_b_v0.6.3'),
+                                 variant='cpumask255', extractors=(), outputs=None,
+                                 pairs=('akiyo_hacking_18x22_8b',)),
     'v1-models': dict(configs=('model_vmaf_v1.0.16',), variant='cpumask255', extractors=(),
                       outputs=None, refusals=True),
 }
@@ -72,7 +80,9 @@ def set_files(manifest, name):
             or config_matches(f['config'], SETS['float-models']['configs']))]
     st = SETS[name]
     return [f for f in manifest['files']
-            if f['variant'] == st['variant'] and config_matches(f['config'], st['configs'])]
+            if f['variant'] == st['variant'] and config_matches(f['config'], st['configs'])
+            and f['pair'] not in st.get('exclude_pairs', ())
+            and ('pairs' not in st or f['pair'] in st['pairs'])]
 
 
 def set_of(name):

@@ -1,7 +1,354 @@
-/* Not built yet: registered so that asking for it says so. The room's
- * author replaces this file with the extractor. */
+/*
+ * motion: Netflix libvmaf v3.2.0's integer motion feature, bit for bit with
+ * its C path (shared/NUMERICS.md section 9). Arithmetic in imotion_arith.h,
+ * SAD kernels in imotion_dsp.c, end-of-stream values in imotion_conclude().
+ *
+ * The reference reads the previous call's reference picture (two calls back
+ * with the five-frame window) from the framework; here the extractor is
+ * temporal and keeps copies of the luma planes it needs. Each frame emits
+ * its score (VMAF_integer_feature_motion_sad_score, and with debug
+ * VMAF_integer_feature_motion_score); motion2 and motion3 of every frame
+ * are emitted at the flush, from the scores of frames 0, 1, 2, ... as long
+ * as they are consecutive, as the reference does.
+ *
+ * Differences from the reference: frames smaller than 3x3 (the blur reads
+ * outside the picture there) are refused at init unless motion is forced
+ * to zero.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "feature/extractor.h"
+#include "imotion_arith.h"
+#include "imotion_conclude.h"
+#include "imotion_dsp.h"
+#include "log.h"
+
+typedef struct ImotionState {
+    /* Options, written by the framework before init. */
+    bool motion_force_zero;
+    double motion_blend_factor;
+    double motion_blend_offset;
+    double motion_fps_weight;
+    double motion_max_val;
+    bool motion_five_frame_window;
+    bool motion_moving_average;
+    bool debug;
+
+    /* Set up by init. */
+    unsigned w, h, bpc;
+    unsigned n_prev;            /**< luma planes kept: 1, or 2 with the five-frame window */
+    size_t row_bytes;
+    uint8_t *prev[2];           /**< luma of earlier calls, ring indexed by call count */
+    unsigned calls;             /**< extract calls so far */
+    ImotionScratch scratch;
+    ImotionSadFn sad;
+
+    /* Scores of frames 0, 1, ... while they come consecutively. */
+    double *score;
+    unsigned n_score, cap_score;
+    bool score_gap;
+} ImotionState;
+
+static const VmafOption options[] = {
+    {
+        .name = "motion_force_zero",
+        .alias = "force_0",
+        .help = "forcing motion score to zero",
+        .offset = offsetof(ImotionState, motion_force_zero),
+        .type = VMAF_OPT_TYPE_BOOL,
+        .default_val.b = false,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "motion_blend_factor",
+        .alias = "mbf",
+        .help = "blend motion score given an offset",
+        .offset = offsetof(ImotionState, motion_blend_factor),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = 1.0,
+        .min = 0.0,
+        .max = 1.0,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "motion_blend_offset",
+        .alias = "mbo",
+        .help = "blend motion score starting from this offset",
+        .offset = offsetof(ImotionState, motion_blend_offset),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = 40.0,
+        .min = 0.0,
+        .max = 1000.0,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "motion_fps_weight",
+        .alias = "mfw",
+        .help = "fps-aware multiplicative weight/correction",
+        .offset = offsetof(ImotionState, motion_fps_weight),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = 1.0,
+        .min = 0.0,
+        .max = 5.0,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "motion_max_val",
+        .alias = "mmxv",
+        .help = "maximum value allowed; larger values will be clipped to this value",
+        .offset = offsetof(ImotionState, motion_max_val),
+        .type = VMAF_OPT_TYPE_DOUBLE,
+        .default_val.d = 10000.0,
+        .min = 0.0,
+        .max = 10000.0,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "motion_five_frame_window",
+        .alias = "mffw",
+        .help = "use five-frame temporal window",
+        .offset = offsetof(ImotionState, motion_five_frame_window),
+        .type = VMAF_OPT_TYPE_BOOL,
+        .default_val.b = false,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "motion_moving_average",
+        .alias = "mma",
+        .help = "use moving average for motion scores after first frame",
+        .offset = offsetof(ImotionState, motion_moving_average),
+        .type = VMAF_OPT_TYPE_BOOL,
+        .default_val.b = false,
+        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
+    },
+    {
+        .name = "debug",
+        .help = "debug mode: enable additional output",
+        .offset = offsetof(ImotionState, debug),
+        .type = VMAF_OPT_TYPE_BOOL,
+        .default_val.b = false,
+    },
+    { 0 }
+};
+
+#define NAME_SAD "VMAF_integer_feature_motion_sad_score"
+#define NAME_MOTION "VMAF_integer_feature_motion_score"
+#define NAME_MOTION2 "VMAF_integer_feature_motion2_score"
+#define NAME_MOTION3 "VMAF_integer_feature_motion3_score"
+
+static const char *const provided_features[] = {
+    NAME_SAD, NAME_MOTION, NAME_MOTION2, NAME_MOTION3, NULL
+};
+
+/* ---- End of stream (every backend) ---- */
+
+int imotion_conclude(VmafFex *fex, const double *score, unsigned n, const ImotionParams *p)
+{
+    const unsigned stride = p->five_frame_window ? 2 : 1;
+    const unsigned first = p->five_frame_window ? 2 : 1;
+    int err = 0;
+
+    if (!n)
+        return 0;
+    const double stamp = n > first
+        ? imotion_min(imotion_blend(score[first], p->blend_factor, p->blend_offset), p->max_val)
+        : 0.0;
+
+    double prev_processed = 0.0;
+    for (unsigned i = 0; i < n && !err; i++) {
+        double motion2, motion3;
+        if (i < first) {
+            motion2 = 0.0;
+        } else {
+            const int lo = (int)i - (int)(stride - 1);
+            if (i + 1 >= n)
+                motion2 = score[i];
+            else if (lo >= (int)first)
+                motion2 = score[lo] < score[i + 1] ? score[lo] : score[i + 1];
+            else
+                motion2 = score[i + 1];
+        }
+        err = vmaf_fex_emit(fex, NAME_MOTION2, motion2, i);
+        if (err)
+            break;
+
+        if (i < first) {
+            motion3 = stamp;
+            prev_processed = stamp;
+        } else {
+            const double processed = imotion_min(
+                imotion_blend(motion2, p->blend_factor, p->blend_offset), p->max_val);
+            motion3 = p->moving_average ? DDIV(DADD(processed, prev_processed), 2.0)
+                                        : processed;
+            prev_processed = processed;
+        }
+        err = vmaf_fex_emit(fex, NAME_MOTION3, motion3, i);
+    }
+    return err;
+}
+
+/* ---- CPU ---- */
+
+static void free_state(ImotionState *s)
+{
+    free(s->prev[0]);
+    free(s->prev[1]);
+    s->prev[0] = s->prev[1] = NULL;
+    imotion_scratch_free(&s->scratch);
+    free(s->score);
+    s->score = NULL;
+}
+
+static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                unsigned w, unsigned h)
+{
+    ImotionState *s = fex->priv;
+    int err = -ENOMEM;
+    (void)pix_fmt;
+
+    s->w = w;
+    s->h = h;
+    s->bpc = bpc;
+    s->calls = 0;
+    s->n_score = s->cap_score = 0;
+    s->score_gap = false;
+
+    /* Forced zero reads no samples: the reference emits zeros for any size. */
+    if (s->motion_force_zero)
+        return 0;
+
+    if (bpc < 8 || bpc > 16) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "motion: %u-bit input is not supported (8 to 16)", bpc);
+        return -EINVAL;
+    }
+    /* The 5-tap reflect-101 blur reaches 2 samples past each edge. */
+    if (w < 3 || h < 3) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "motion: a %ux%u frame is too small: integer motion's 5-tap filter needs "
+                 "at least 3x3", w, h);
+        return -EINVAL;
+    }
+    if (w > INT_MAX / 4 || h > INT_MAX / 4) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "motion: frame %ux%u is too large", w, h);
+        return -EINVAL;
+    }
+
+    s->n_prev = s->motion_five_frame_window ? 2 : 1;
+    s->row_bytes = (size_t)w * (bpc > 8 ? 2 : 1);
+    for (unsigned k = 0; k < s->n_prev; k++) {
+        s->prev[k] = malloc(s->row_bytes * h);
+        if (!s->prev[k])
+            goto fail;
+    }
+    err = imotion_scratch_alloc(&s->scratch, (int)w);
+    if (err)
+        goto fail;
+    s->sad = imotion_sad_best();
+    return 0;
+
+fail:
+    free_state(s);
+    return err;
+}
+
+/** Keep frame `index`'s score for the flush while indices run 0, 1, 2, ... */
+static int keep_score(ImotionState *s, unsigned index, double score)
+{
+    if (s->score_gap || index != s->n_score) {
+        s->score_gap = true;
+        return 0;
+    }
+    if (s->n_score == s->cap_score) {
+        const unsigned cap = s->cap_score ? 2 * s->cap_score : 256;
+        double *p = realloc(s->score, cap * sizeof(*p));
+        if (!p)
+            return -ENOMEM;
+        s->score = p;
+        s->cap_score = cap;
+    }
+    s->score[s->n_score++] = score;
+    return 0;
+}
+
+static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                   unsigned index)
+{
+    ImotionState *s = fex->priv;
+    double score = 0.0;
+    int err;
+    (void)dist;
+
+    if (!s->motion_force_zero) {
+        if (ref->w[0] != s->w || ref->h[0] != s->h || ref->bpc != s->bpc) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                     "motion: frame %u does not match the %ux%u %u-bit geometry given at init",
+                     index, s->w, s->h, s->bpc);
+            return -EINVAL;
+        }
+        /* Frame `index` is compared with the picture of the previous call
+         * (two calls back with the five-frame window), whatever its index,
+         * from index 1 (2) on; the reference fails when there is none. */
+        const unsigned first = s->motion_five_frame_window ? 2 : 1;
+        if (index >= first) {
+            if (s->calls < s->n_prev) {
+                vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                         "motion: frame %u has no earlier picture to compare with "
+                         "(the first frame must have index 0)", index);
+                return -EINVAL;
+            }
+            const uint8_t *prev = s->prev[(s->calls - s->n_prev) % s->n_prev];
+            const uint64_t sad = s->sad(prev, (ptrdiff_t)s->row_bytes, ref->data[0],
+                                        ref->stride[0], (int)s->w, (int)s->h, s->bpc,
+                                        &s->scratch);
+            score = imotion_score(sad, s->w, s->h, s->motion_fps_weight, s->motion_max_val);
+        }
+        uint8_t *keep = s->prev[s->calls % s->n_prev];
+        for (unsigned i = 0; i < s->h; i++)
+            memcpy(keep + i * s->row_bytes,
+                   (const uint8_t *)ref->data[0] + (ptrdiff_t)i * ref->stride[0], s->row_bytes);
+    }
+    s->calls++;
+
+    err = keep_score(s, index, score);
+    if (!err)
+        err = vmaf_fex_emit(fex, NAME_SAD, score, index);
+    if (!err && s->debug)
+        err = vmaf_fex_emit(fex, NAME_MOTION, score, index);
+    return err;
+}
+
+static int flush(VmafFex *fex)
+{
+    ImotionState *s = fex->priv;
+    const ImotionParams p = {
+        .blend_factor = s->motion_blend_factor,
+        .blend_offset = s->motion_blend_offset,
+        .max_val = s->motion_max_val,
+        .five_frame_window = s->motion_five_frame_window,
+        .moving_average = s->motion_moving_average,
+    };
+    return imotion_conclude(fex, s->score, s->n_score, &p);
+}
+
+static void close_fex(VmafFex *fex)
+{
+    free_state(fex->priv);
+}
 
 const VmafFeatureExtractor vmaf_fex_integer_motion = {
     .name = "motion",
+    .init = init,
+    .extract = extract,
+    .flush = flush,
+    .close = close_fex,
+    .options = options,
+    .priv_size = sizeof(ImotionState),
+    .flags = VMAF_FEX_TEMPORAL,
+    .provided_features = provided_features,
 };

@@ -1,0 +1,53 @@
+/* Integer ADM CPU pipeline: buffers and the per-frame loops over the row kernels. */
+#ifndef EXACTVMAF_IADM_CPU_H
+#define EXACTVMAF_IADM_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libvmaf/picture.h"
+
+#include "iadm_host.h"
+#include "iadm_kern.h"
+
+/**
+ * Buffers of one extractor instance, all allocated at init. Only band a of
+ * each scale (the next scale's input) is kept whole; every other band lives
+ * in row buffers: one row of the DWT bands, two of the restored and
+ * additive parts, three of the masking threshold terms (a ring each, index
+ * row % 2 or row % 3). Row buffers are int32-sized and hold either type.
+ */
+typedef struct IadmCpu {
+    int w, h;
+    IadmScaleGeom geom[IADM_NUM_SCALES];
+    IadmDsp dsp;
+    int32_t *div_lookup;                /**< IADM_DIV_TABLE_SIZE entries */
+    int *idx_y[IADM_NUM_SCALES];        /**< vertical tap rows, 4 x geom.h */
+    size_t s32;                         /**< row stride (int32) of the a planes */
+    int32_t *a_ref[2], *a_dis[2];       /**< band a planes, ping-pong by scale */
+    void *ref_b[3], *dis_b[3];          /**< DWT band rows h, v, d */
+    void *rst[2][3], *add[2][3];        /**< restored / additive rows, ring of 2 */
+    int32_t *fa[3], *ga[3], *fr[3], *gr[3]; /**< threshold terms, ring of 3 */
+    /* Vertical DWT rows, padded: [-1] and [n], [n + 1]. */
+    int16_t *lo16, *hi16;
+    int32_t *lo_ref, *hi_ref, *lo_dis, *hi_dis;
+    int32_t *tmp;                       /**< eight rows of scratch */
+    /* What the reference's scale-3 DWT reads at row -1 (see iadm_cpu.c). */
+    int32_t *emu_ref, *emu_dis;
+    void *block;
+} IadmCpu;
+
+/**
+ * Allocate for a w x h frame (w, h >= IADM_MIN_SIZE, checked by the
+ * caller). 0, -EINVAL (no valid geometry) or -ENOMEM.
+ */
+int iadm_cpu_init(IadmCpu *c, int w, int h);
+
+/** Free what iadm_cpu_init allocated; safe on a zeroed struct. */
+void iadm_cpu_close(IadmCpu *c);
+
+/** Run the four scales of one frame pair and fill the accumulators. */
+void iadm_cpu_frame(IadmCpu *c, const IadmParams *p, const VmafPicture *ref,
+                    const VmafPicture *dis, IadmAccum acc[IADM_NUM_SCALES]);
+
+#endif

@@ -1,0 +1,201 @@
+/*
+ * Integer VIF ("vif") arithmetic, written once for the CPU reference and
+ * every GPU twin: Netflix libvmaf v3.2.0's integer_vif.c C path, operation
+ * for operation (shared/NUMERICS.md section 9).
+ *
+ * Everything is integer (exact, order-free sums) except four places, which
+ * are written here with the reference's types and order:
+ *  - the log2 table, libm log2f at init (ivif_log2_table_entry, host only);
+ *  - per pixel on the log branch, the gain g and the two truncations, in
+ *    double, unfused (ivif_stat_pixel);
+ *  - per scale, num and den from the integer sums, in double rounded to
+ *    float (ivif_scale_num / ivif_scale_den);
+ *  - the scale score, a float quotient promoted to double.
+ */
+#ifndef EXACTVMAF_IVIF_ARITH_H
+#define EXACTVMAF_IVIF_ARITH_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "fp.h"
+
+#define IVIF_NUM_SCALES 4
+#define IVIF_MAX_TAPS 17
+
+/**
+ * The fixed Q16 filters (each sums to 65536): 17 taps at scale 0, 9, 5 and
+ * 3 at scales 1..3. The anti-alias filter that makes scale s (s >= 1) from
+ * scale s-1 is scale s's filter. An initializer, so that a GPU twin can put
+ * the same numbers in its constant memory.
+ */
+#define IVIF_FILTER_TABLE { \
+    { 489, 935, 1640, 2640, 3896, 5274, 6547, 7455, 7784, 7455, 6547, 5274, 3896, 2640, \
+      1640, 935, 489 }, \
+    { 1244, 3663, 7925, 12590, 14692, 12590, 7925, 3663, 1244 }, \
+    { 3571, 16004, 26386, 16004, 3571 }, \
+    { 10904, 43728, 10904 }, \
+}
+
+/** Taps of the filter of `scale`. */
+EV_FN int ivif_filter_width(int scale)
+{
+    return scale == 0 ? 17 : scale == 1 ? 9 : scale == 2 ? 5 : 3;
+}
+
+/** The noise variance 2, in the statistic's Q16 units (65536 << 1). */
+#define IVIF_SIGMA_NSQ 131072
+/** log2 results are Q11 (x 2048). */
+#define IVIF_LOG2_ONE 2048
+/** The table is read at [32768, 65535]: arguments normalised to 16 bits. */
+#define IVIF_LOG2_TABLE_MIN 32768
+#define IVIF_LOG2_TABLE_SIZE 65536
+
+/** reflect-101 (-i -> i, n-1+i -> n-1-i); valid while the overhang is < n. */
+EV_FN int ivif_reflect(int i, int n)
+{
+    return i < 0 ? -i : (i >= n ? 2 * n - i - 2 : i);
+}
+
+/* ---- Filtering: the reference's rounding steps ---- */
+
+/**
+ * The vertical pass's mean: (uint16)((acc + round) >> shift), shift = bpc
+ * at scale 0 (round 2^(bpc-1)) and 16 above it (round 32768). acc + round
+ * stays below 2^32 for every 16-bit sample.
+ */
+EV_FN uint32_t ivif_vert_mu(uint32_t acc, uint32_t round, int shift)
+{
+    return (uint16_t)((acc + round) >> shift);
+}
+
+/**
+ * The vertical pass's squares and product: (uint32)((acc + round) >> shift),
+ * acc a uint64 sum of f*x*y. shift = 2*(bpc-8) at scale 0 (round 0 for
+ * 8-bit, else 2^(shift-1)) and 16 above it (round 32768).
+ */
+EV_FN uint32_t ivif_vert_sq(uint64_t acc, uint64_t round, int shift)
+{
+    return (uint32_t)((acc + round) >> shift);
+}
+
+/** The horizontal pass's squares and product: (uint32)((acc + 32768) >> 16). */
+EV_FN uint32_t ivif_horz_sq(uint64_t acc)
+{
+    return (uint32_t)((acc + 32768) >> 16);
+}
+
+/** mu*mu' in Q32 rounded back: (uint32)(((uint64)a*b + 2^31) >> 32). */
+EV_FN uint32_t ivif_mul_round32(uint32_t a, uint32_t b)
+{
+    return (uint32_t)(((uint64_t)a * b + 2147483648u) >> 32);
+}
+
+/* ---- log2 ---- */
+
+/**
+ * Entry i of the reference's table: (uint16)round(log2f((float)i) * 2048),
+ * libm's log2f (the product is exact, a power-of-two scale; round() takes
+ * it as double). Host only: GPU twins receive the table.
+ */
+#if !defined(__CUDA_ARCH__)
+static inline uint16_t ivif_log2_table_entry(unsigned i)
+{
+    return (uint16_t)round(log2f((float)i) * 2048);
+}
+#endif
+
+/** floor(log2(v)) for v > 0. */
+EV_FN int ivif_floor_log2(uint64_t v)
+{
+#if defined(__CUDA_ARCH__)
+    return 63 - __clzll((long long)v);
+#else
+    return 63 - __builtin_clzll(v);
+#endif
+}
+
+/**
+ * The reference's log2 of an integer v >= 2^15, in Q11: keep the top 16
+ * bits (a truncating shift by k = floor(log2 v) - 15), look them up, add
+ * 2048*k. This is both of the reference's log2_32 and log2_64 (they agree
+ * on every argument either takes).
+ */
+EV_FN int32_t ivif_log2(const uint16_t *table, uint64_t v)
+{
+    const int k = ivif_floor_log2(v) - 15;
+    return (int32_t)table[v >> k] + IVIF_LOG2_ONE * k;
+}
+
+/* ---- The statistic ---- */
+
+/** x86's double -> int32 truncation: out of range (and NaN) gives INT32_MIN. */
+EV_FN int32_t ivif_trunc_i32(double x)
+{
+    return x > -2147483649.0 && x < 2147483648.0 ? (int32_t)x : INT32_MIN;
+}
+
+/** The four integer sums of one scale (order-free: any grouping gives the same). */
+typedef struct IvifAccum {
+    int64_t num_log;      /**< sum of log2(numerator terms), Q11 */
+    int64_t den_log;      /**< sum of log2(1 + sigma1^2/nsq), Q11 */
+    int64_t num_non_log;  /**< sum of sigma2^2 where sigma1^2 < nsq */
+    int64_t den_non_log;  /**< count of those pixels */
+} IvifAccum;
+
+/**
+ * One pixel of the statistic from its five filtered values: mu1, mu2 the
+ * horizontal mean sums (Q32-ish uint32), xx, yy, xy the rounded second
+ * moments. Adds the pixel's terms to acc. `egl` is vif_enhn_gain_limit.
+ */
+EV_FN void ivif_stat_pixel(uint32_t mu1, uint32_t mu2, uint32_t xx, uint32_t yy,
+                           uint32_t xy, double egl, const uint16_t *table,
+                           IvifAccum *acc)
+{
+    const int32_t sigma1_sq = (int32_t)(xx - ivif_mul_round32(mu1, mu1));
+    int32_t sigma2_sq = (int32_t)(yy - ivif_mul_round32(mu2, mu2));
+    const int32_t sigma12 = (int32_t)(xy - ivif_mul_round32(mu1, mu2));
+
+    sigma2_sq = sigma2_sq > 0 ? sigma2_sq : 0;
+    if (sigma1_sq < IVIF_SIGMA_NSQ) {
+        acc->num_non_log += sigma2_sq;
+        acc->den_non_log++;
+        return;
+    }
+    /* log2(1 + s1/nsq) = log2(nsq + s1) - log2(nsq) = log2(nsq + s1) - 17.
+     * The sum is formed in 32 bits (the reference adds two int32). */
+    acc->den_log += ivif_log2(table, (uint32_t)IVIF_SIGMA_NSQ + (uint32_t)sigma1_sq) -
+                    17 * IVIF_LOG2_ONE;
+    if (sigma12 <= 0 || sigma2_sq <= 0)
+        return;
+
+    /* The reference's double sites, in its order and unfused:
+     * g = s12 / (s1 + 65536e-10); sv = (int32)(s2 - g*s12), then >= 0;
+     * g = min(g, egl); numerator = (int64)(g*g*s1) + (sv + nsq). */
+    const double eps = 65536 * 1.0e-10;
+    double g = DDIV((double)sigma12, DADD((double)sigma1_sq, eps));
+    int32_t sv_sq = ivif_trunc_i32(DSUB((double)sigma2_sq, DMUL(g, (double)sigma12)));
+    sv_sq = sv_sq > 0 ? sv_sq : 0;
+    g = g < egl ? g : egl;
+    const uint32_t numer1 = (uint32_t)sv_sq + IVIF_SIGMA_NSQ;
+    const int64_t numer1_tmp = (int64_t)DMUL(DMUL(g, g), (double)sigma1_sq) + numer1;
+    acc->num_log += ivif_log2(table, (uint64_t)numer1_tmp) - ivif_log2(table, numer1);
+}
+
+/* ---- Per-scale conclusion (host) ---- */
+
+/** num = f32(num_log/2048 + (count - (sum_sigma2/16384)/65025)), in double. */
+EV_FN float ivif_scale_num(const IvifAccum *a)
+{
+    return (float)DADD(DDIV((double)a->num_log, 2048.0),
+                       DSUB((double)a->den_non_log,
+                            DDIV(DDIV((double)a->num_non_log, 16384.0), 65025.0)));
+}
+
+/** den = f32(den_log/2048 + count), in double. */
+EV_FN float ivif_scale_den(const IvifAccum *a)
+{
+    return (float)DADD(DDIV((double)a->den_log, 2048.0), (double)a->den_non_log);
+}
+
+#endif
