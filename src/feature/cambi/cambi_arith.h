@@ -1,0 +1,207 @@
+/*
+ * CAMBI arithmetic, written once for the CPU reference and every GPU twin.
+ * Reference: Netflix libvmaf v3.2.0 src/feature/cambi.c (its C path).
+ *
+ * Almost all of CAMBI is integer work (10-bit conversion, anti-dithering,
+ * zero-derivative mask, 3x3 mode filter, windowed histograms), which any
+ * evaluation order gives exactly. The float operations are:
+ *   - the nearest-neighbour resampler's coordinates (fp32 running sum, fp64
+ *     rounding offset);
+ *   - each pixel's contrast term, fp32: (float)(w*p0*pm) times a reciprocal
+ *     table entry (not a division: the table's entries are not all 1/n);
+ *   - the frame conclusion, fp64: top-k mean, scale weighting, clip.
+ * Each float operation below is one FMUL/FADD/... of src/fp.h.
+ */
+#ifndef EXACTVMAF_CAMBI_ARITH_H
+#define EXACTVMAF_CAMBI_ARITH_H
+
+#include <stdint.h>
+
+#include "fp.h"
+
+#define CAMBI_NUM_SCALES 5
+/** num_diffs = 1 << max_log_contrast, max_log_contrast in [0, 5]. */
+#define CAMBI_MAX_DIFFS 32
+/** Entries of the reference's reciprocal table: windows up to 65x65. */
+#define CAMBI_RCP_SIZE 4226
+/** Side of the zero-derivative counting window of the spatial mask. */
+#define CAMBI_MASK_FILTER_SIZE 7
+
+/** Per-scale weights of the final inner product, finest scale first. */
+EV_FN int cambi_scale_weight(int scale)
+{
+    return 16 >> scale;
+}
+
+/** Suprathreshold contrast weight of luma difference d + 1. */
+EV_FN int cambi_contrast_weight(int d)
+{
+    /* 1 2 3 4 4 5 5 6 6 6 6 7 7 7 7 8 8 8 8 8 8 8 9 9 9 9 9 9 9 9 9 9 */
+    static const unsigned char w[CAMBI_MAX_DIFFS] = {
+        1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8,
+        8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+    };
+    return w[d];
+}
+
+/* ---- Picture -> 10-bit luma ---- */
+
+/** 8-bit sample to 10 bits. */
+EV_FN uint16_t cambi_from_8bit(unsigned v)
+{
+    return (uint16_t)(v << 2);
+}
+
+/** 9-bit sample to 10 bits. */
+EV_FN uint16_t cambi_from_9bit(unsigned v)
+{
+    return (uint16_t)(v << 1);
+}
+
+/**
+ * bpc >= 10 sample to 10 bits, rounding half up: (v + 2^(s-1)) >> s with
+ * s = bpc - 10. 16- and 12-bit maxima round up to 1024, which the
+ * reference keeps (it never clamps).
+ */
+EV_FN uint16_t cambi_from_hbd(unsigned v, int shift)
+{
+    const unsigned round = shift ? 1u << (shift - 1) : 0u;
+    return (uint16_t)((v + round) >> shift);
+}
+
+/**
+ * Nearest-neighbour resampler, per axis: ratio = in/out in fp32, start =
+ * ratio/2 - 0.5 (fp32 halving, fp64 subtraction, rounded to fp32), then
+ * x_j = x_{j-1} + ratio as an fp32 running sum; the source index is
+ * (int)(x + 0.5) with the addition in fp64.
+ */
+EV_FN float cambi_resample_ratio(unsigned in, unsigned out)
+{
+    return FDIV((float)in, (float)out);
+}
+
+EV_FN float cambi_resample_start(float ratio)
+{
+    return (float)DSUB((double)FDIV(ratio, 2.0f), 0.5);
+}
+
+EV_FN float cambi_resample_next(float x, float ratio)
+{
+    return FADD(x, ratio);
+}
+
+EV_FN int cambi_resample_index(float x)
+{
+    return (int)DADD((double)x, 0.5);
+}
+
+/** Anti-dithering (encodes below 10 bits): mean of a 2x2 block, floored. */
+EV_FN uint16_t cambi_avg4(unsigned a, unsigned b, unsigned c, unsigned d)
+{
+    return (uint16_t)((a + b + c + d) >> 2);
+}
+
+/** Anti-dithering on the last row / column: mean of two, floored. */
+EV_FN uint16_t cambi_avg2(unsigned a, unsigned b)
+{
+    return (uint16_t)((a + b) >> 1);
+}
+
+/* ---- Mode filter ---- */
+
+/** Mode of three; when all differ, the smallest. Symmetric in a, b, c. */
+EV_FN uint16_t cambi_mode3(uint16_t a, uint16_t b, uint16_t c)
+{
+    const uint16_t ab = a < b ? a : b;
+    const uint16_t lo = ab < c ? ab : c;
+    return (a == b || a == c) ? a : (b == c ? b : lo);
+}
+
+/* ---- Spatial mask ---- */
+
+/**
+ * Threshold on the count of zero-derivative pixels in the 7x7 window:
+ * (49 + 3*(ceil(log2((w>>6)*(h>>6))) - 11) - 1) >> 1, ceil(log2(0)) = 0.
+ */
+EV_FN unsigned cambi_mask_threshold(unsigned w, unsigned h)
+{
+    const uint32_t n = (w >> 6) * (h >> 6);
+    int log2n = 0;
+    for (uint32_t t = n ? n - 1 : 0; t; t >>= 1)
+        log2n++;
+    const int f = CAMBI_MASK_FILTER_SIZE;
+    return (unsigned)((f * f + 3 * (log2n - 11) - 1) >> 1);
+}
+
+/* ---- Contrast per pixel ---- */
+
+/**
+ * Whether luma difference d + 1 is considered at a pixel: value is the
+ * pixel's luma plus num_diffs (the reference's offset domain, in which the
+ * thresholds are stored), tvi_d the visibility limit for d + 1 and vlt the
+ * visibility-luminance floor. The floor is compared in that same offset
+ * domain, as the reference does.
+ */
+EV_FN int cambi_diff_active(unsigned value, int d, unsigned tvi_d, unsigned vlt)
+{
+    return value <= tvi_d && value + (unsigned)d + 1u > vlt;
+}
+
+/**
+ * One contrast term: p0 pixels of the centre value and pm of the more
+ * frequent neighbour value in the window (p0 + pm <= 65*65). The integer
+ * product is converted to fp32 (one rounding above 2^24), then multiplied
+ * by the table's reciprocal of p0 + pm.
+ */
+EV_FN float cambi_c_term(int weight, int p0, int pm, const float *rcp)
+{
+    return FMUL((float)(weight * p0 * pm), rcp[p0 + pm]);
+}
+
+/* ---- Frame conclusion (fp64) ---- */
+
+/** Pixels averaged per scale: clip((int)(topk * n), 1, n). */
+EV_FN int cambi_topk_count(double topk, int n)
+{
+    const int k = (int)DMUL(topk, (double)n);
+    return k < 1 ? 1 : (k > n ? n : k);
+}
+
+/** One step of the top-k sum: a running fp64 sum of the fp32 values. */
+EV_FN double cambi_sum_step(double sum, float c)
+{
+    return DADD(sum, (double)c);
+}
+
+EV_FN double cambi_topk_mean(double sum, int k)
+{
+    return DDIV(sum, (double)k);
+}
+
+/** One step of the weighted sum over scales, finest first, from +0. */
+EV_FN double cambi_weight_step(double acc, double scale_score, int scale)
+{
+    return DADD(acc, DMUL(scale_score, (double)cambi_scale_weight(scale)));
+}
+
+/** Normalise by the window's pixel count (the window side is odd). */
+EV_FN double cambi_normalise(double acc, unsigned window)
+{
+    const unsigned side = 2u * (window >> 1) + 1u;
+    return DDIV(acc, (double)(uint16_t)(side * side));
+}
+
+/** min(score, max_val), the reference's MIN macro. */
+EV_FN double cambi_clip_max(double score, double max_val)
+{
+    return score < max_val ? score : max_val;
+}
+
+/** Full-reference score: max(0, dist - src), the reference's MAX macro. */
+EV_FN double cambi_full_ref(double dist, double src)
+{
+    const double d = DSUB(dist, src);
+    return 0 > d ? 0.0 : d;
+}
+
+#endif

@@ -1,0 +1,602 @@
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cambi_arith.h"
+#include "cambi_cpu.h"
+#include "log.h"
+
+/* Hot loops: plain C that GCC vectorises; on x86-64 ELF an AVX2 clone is
+ * picked at load time. Integer work and unfused fp32 products: both clones
+ * give the same bits. */
+#ifndef CAMBI_SIMD_CLONES
+#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
+#define CAMBI_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define CAMBI_SIMD_CLONES
+#endif
+#endif
+
+/* ---- Resampling tables ---- */
+
+static int resample_axis(unsigned in, unsigned out, unsigned *idx)
+{
+    const float ratio = cambi_resample_ratio(in, out);
+    float x = cambi_resample_start(ratio);
+    for (unsigned j = 0; j < out; j++) {
+        const int i = cambi_resample_index(x);
+        /* The fp32 running sum drifts; past the edge the reference would
+         * read outside the picture's row. */
+        if (i < 0 || (unsigned)i >= in)
+            return -EINVAL;
+        idx[j] = (unsigned)i;
+        x = cambi_resample_next(x, ratio);
+    }
+    return 0;
+}
+
+int cambi_resample_init(CambiResample *rs, unsigned in_w, unsigned in_h,
+                        unsigned out_w, unsigned out_h)
+{
+    memset(rs, 0, sizeof(*rs));
+    rs->in_w = in_w;
+    rs->in_h = in_h;
+    rs->out_w = out_w;
+    rs->out_h = out_h;
+    rs->x = malloc(out_w * sizeof(*rs->x));
+    rs->y = malloc(out_h * sizeof(*rs->y));
+    if (!rs->x || !rs->y) {
+        cambi_resample_free(rs);
+        return -ENOMEM;
+    }
+    if (resample_axis(in_w, out_w, rs->x) || resample_axis(in_h, out_h, rs->y)) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "cambi: resampling %ux%u to %ux%u would read outside the picture",
+                 in_w, in_h, out_w, out_h);
+        cambi_resample_free(rs);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+void cambi_resample_free(CambiResample *rs)
+{
+    free(rs->x);
+    free(rs->y);
+    rs->x = rs->y = NULL;
+}
+
+/* ---- Buffers ---- */
+
+/* Bytes of window counts per strip of columns (cambi_cpu_c_values): well
+ * inside a 1 MiB L2, leaving room for the rows streaming through. */
+#ifndef CAMBI_STRIP_BYTES
+#define CAMBI_STRIP_BYTES (384 * 1024)
+#endif
+#define CAMBI_MIN_STRIP 64
+
+/* Widest strip of columns whose counts are kept at once. */
+static int strip_width(size_t band, int pad)
+{
+    const int width = (int)(CAMBI_STRIP_BYTES / (band * sizeof(uint16_t))) - 2 * pad;
+    return width < CAMBI_MIN_STRIP ? CAMBI_MIN_STRIP : width;
+}
+
+static void *alloc_aligned(size_t bytes)
+{
+    bytes = (bytes + 63) & ~(size_t)63;
+    return aligned_alloc(64, bytes ? bytes : 64);
+}
+
+int cambi_cpu_alloc(CambiCpu *cpu, unsigned alloc_w, unsigned alloc_h,
+                    const CambiParams *p)
+{
+    memset(cpu, 0, sizeof(*cpu));
+    cpu->alloc_w = alloc_w;
+    cpu->alloc_h = alloc_h;
+    cpu->stride = ((size_t)alloc_w + 31) & ~(size_t)31;
+    const size_t band = p->band_hi >= p->band_lo ? (size_t)(p->band_hi - p->band_lo + 1) : 1;
+    cpu->img = alloc_aligned(cpu->stride * alloc_h * sizeof(*cpu->img));
+    cpu->mask = alloc_aligned(cpu->stride * alloc_h);
+    cpu->c = alloc_aligned((size_t)alloc_w * alloc_h * sizeof(*cpu->c));
+    const int most = strip_width(band, 0);
+    cpu->hist = alloc_aligned(band * (alloc_w < (unsigned)most ? alloc_w : (unsigned)most) *
+                              sizeof(*cpu->hist));
+    cpu->band = alloc_aligned(cpu->stride * alloc_h * sizeof(*cpu->band));
+    cpu->events = alloc_aligned(2 * cpu->stride * sizeof(*cpu->events));
+    cpu->flags = alloc_aligned(cpu->stride + 16);
+    cpu->rows = alloc_aligned(3 * (size_t)alloc_w * sizeof(*cpu->rows));
+    cpu->deriv = alloc_aligned(8 * cpu->stride);
+    cpu->colsum = alloc_aligned(cpu->stride + 8);
+    if (!cpu->img || !cpu->mask || !cpu->c || !cpu->hist || !cpu->band || !cpu->events ||
+        !cpu->flags || !cpu->rows || !cpu->deriv || !cpu->colsum) {
+        cambi_cpu_free(cpu);
+        return -ENOMEM;
+    }
+    /* Columns past a scale's width can be read back (cambi_cpu_c_values); never
+     * written, they must hold the zeros of the reference's fresh buffers. */
+    memset(cpu->img, 0, cpu->stride * alloc_h * sizeof(*cpu->img));
+    memset(cpu->mask, 0, cpu->stride * alloc_h);
+    return 0;
+}
+
+void cambi_cpu_free(CambiCpu *cpu)
+{
+    free(cpu->img);
+    free(cpu->mask);
+    free(cpu->c);
+    free(cpu->hist);
+    free(cpu->band);
+    free(cpu->events);
+    free(cpu->flags);
+    free(cpu->rows);
+    free(cpu->deriv);
+    free(cpu->colsum);
+    memset(cpu, 0, sizeof(*cpu));
+}
+
+/* ---- Picture -> 10-bit luma ---- */
+
+/* The reference checks the whole plane of a 9..15-bit picture, whatever
+ * part of it the resampler then reads. */
+static int check_range(const VmafPicture *pic)
+{
+    if (pic->bpc == 8 || pic->bpc == 16) return 0;
+    const unsigned max = (1u << pic->bpc) - 1;
+    const ptrdiff_t stride = pic->stride[0] / 2;
+    const uint16_t *data = pic->data[0];
+    for (unsigned i = 0; i < pic->h[0]; i++) {
+        unsigned hi = 0;
+        for (unsigned j = 0; j < pic->w[0]; j++)
+            hi = data[i * stride + j] > hi ? data[i * stride + j] : hi;
+        if (hi > max) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                     "cambi: the picture holds values above %u, the maximum of %u-bit samples",
+                     max, pic->bpc);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+static void convert_row(const VmafPicture *pic, unsigned src_row, const unsigned *x,
+                        unsigned w, uint16_t *out)
+{
+    if (pic->bpc == 8) {
+        const uint8_t *in = (const uint8_t *)pic->data[0] + src_row * pic->stride[0];
+        if (x) {
+            for (unsigned j = 0; j < w; j++) out[j] = cambi_from_8bit(in[x[j]]);
+        } else {
+            for (unsigned j = 0; j < w; j++) out[j] = cambi_from_8bit(in[j]);
+        }
+        return;
+    }
+    const uint16_t *in = (const uint16_t *)((const uint8_t *)pic->data[0] +
+                                            src_row * pic->stride[0]);
+    if (pic->bpc == 9) {
+        if (x) {
+            for (unsigned j = 0; j < w; j++) out[j] = cambi_from_9bit(in[x[j]]);
+        } else {
+            for (unsigned j = 0; j < w; j++) out[j] = cambi_from_9bit(in[j]);
+        }
+        return;
+    }
+    const int shift = (int)pic->bpc - 10;
+    if (x) {
+        for (unsigned j = 0; j < w; j++) out[j] = cambi_from_hbd(in[x[j]], shift);
+    } else {
+        for (unsigned j = 0; j < w; j++) out[j] = cambi_from_hbd(in[j], shift);
+    }
+}
+
+/* In place, top to bottom and left to right: each output reads only
+ * samples to its right and below, which are still the originals. */
+static void antidither(uint16_t *img, size_t stride, unsigned w, unsigned h)
+{
+    for (unsigned i = 0; i + 1 < h; i++) {
+        uint16_t *r = img + i * stride;
+        const uint16_t *n = r + stride;
+        for (unsigned j = 0; j + 1 < w; j++)
+            r[j] = cambi_avg4(r[j], r[j + 1], n[j], n[j + 1]);
+        r[w - 1] = cambi_avg2(r[w - 1], n[w - 1]);
+    }
+    uint16_t *r = img + (size_t)(h - 1) * stride;
+    for (unsigned j = 0; j + 1 < w; j++)
+        r[j] = cambi_avg2(r[j], r[j + 1]);
+}
+
+int cambi_cpu_load(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
+                   bool antidither_on)
+{
+    int err = check_range(pic);
+    if (err) return err;
+    const bool same = rs->in_w == rs->out_w && rs->in_h == rs->out_h;
+    for (unsigned i = 0; i < rs->out_h; i++)
+        convert_row(pic, same ? i : rs->y[i], same ? NULL : rs->x, rs->out_w,
+                    cpu->img + i * cpu->stride);
+    if (antidither_on)
+        antidither(cpu->img, cpu->stride, rs->out_w, rs->out_h);
+    return 0;
+}
+
+/* ---- Spatial mask ---- */
+
+/* 1 where a pixel equals its right and lower neighbours (a missing
+ * neighbour counts as equal). */
+static inline void derivative_row(const uint16_t *restrict row, const uint16_t *restrict below,
+                                  unsigned w, uint8_t *restrict d)
+{
+    if (below) {
+        for (unsigned j = 0; j + 1 < w; j++)
+            d[j] = (uint8_t)((row[j] == row[j + 1]) & (row[j] == below[j]));
+        d[w - 1] = (uint8_t)(row[w - 1] == below[w - 1]);
+    } else {
+        for (unsigned j = 0; j + 1 < w; j++)
+            d[j] = (uint8_t)(row[j] == row[j + 1]);
+        d[w - 1] = 1;
+    }
+}
+
+CAMBI_SIMD_CLONES
+void cambi_cpu_spatial_mask(CambiCpu *cpu, unsigned w, unsigned h)
+{
+    const unsigned thr = cambi_mask_threshold(w, h);
+    const int rad = CAMBI_MASK_FILTER_SIZE / 2;
+    const int span = CAMBI_MASK_FILTER_SIZE;
+    uint8_t *restrict cs = cpu->colsum;   /* cs[j + rad] = column sum of column j */
+    memset(cs, 0, w + 2 * rad);
+
+    /* Step t brings row t in and row t - span out; the column sums then
+     * hold rows [t - span + 1, t], the window of output row t - rad. */
+    for (int t = 0; t < (int)h + rad; t++) {
+        if (t < (int)h) {
+            uint8_t *restrict d = cpu->deriv + (size_t)(t & 7) * cpu->stride;
+            const uint16_t *row = cpu->img + (size_t)t * cpu->stride;
+            derivative_row(row, t + 1 < (int)h ? row + cpu->stride : NULL, w, d);
+            for (size_t j = 0; j < w; j++)
+                cs[j + rad] = (uint8_t)(cs[j + rad] + d[j]);
+        }
+        if (t >= span && t - span < (int)h) {
+            const uint8_t *restrict d = cpu->deriv + (size_t)((t - span) & 7) * cpu->stride;
+            for (size_t j = 0; j < w; j++)
+                cs[j + rad] = (uint8_t)(cs[j + rad] - d[j]);
+        }
+        const int o = t - rad;
+        if (o < 0) continue;
+        uint8_t *restrict m = cpu->mask + (size_t)o * cpu->stride;
+        for (size_t j = 0; j < w; j++) {
+            const unsigned sum = (unsigned)cs[j] + cs[j + 1] + cs[j + 2] + cs[j + 3] +
+                                 cs[j + 4] + cs[j + 5] + cs[j + 6];
+            m[j] = (uint8_t)(sum > thr);
+        }
+    }
+}
+
+/* ---- Scales ---- */
+
+CAMBI_SIMD_CLONES
+void cambi_cpu_decimate(CambiCpu *cpu, unsigned w, unsigned h)
+{
+    /* In place. Row 0 reads its own columns 2j >= j, ahead of the writes;
+     * every other row i reads row 2i, a different row. */
+    for (unsigned j = 0; j < w; j++) {
+        cpu->img[j] = cpu->img[2 * j];
+        cpu->mask[j] = cpu->mask[2 * j];
+    }
+    for (unsigned i = 1; i < h; i++) {
+        const uint16_t *restrict si = cpu->img + 2 * i * cpu->stride;
+        uint16_t *restrict di = cpu->img + i * cpu->stride;
+        for (size_t j = 0; j < w; j++)
+            di[j] = si[2 * j];
+        const uint8_t *restrict sm = cpu->mask + 2 * i * cpu->stride;
+        uint8_t *restrict dm = cpu->mask + i * cpu->stride;
+        for (size_t j = 0; j < w; j++)
+            dm[j] = sm[2 * j];
+    }
+}
+
+CAMBI_SIMD_CLONES
+void cambi_cpu_mode_filter(CambiCpu *cpu, unsigned w, unsigned h)
+{
+    /* Horizontal modes of the last three rows; row i - 1 is rewritten once
+     * row i's horizontal mode exists, from rows i - 2, i - 1 and i, whose
+     * originals are no longer needed. The first and last rows and columns
+     * keep their values in each pass. */
+    for (unsigned i = 0; i < h; i++) {
+        const uint16_t *restrict in = cpu->img + i * cpu->stride;
+        uint16_t *restrict hm = cpu->rows + (size_t)(i % 3) * cpu->alloc_w;
+        hm[0] = in[0];
+        for (unsigned j = 1; j + 1 < w; j++)
+            hm[j] = cambi_mode3(in[j - 1], in[j], in[j + 1]);
+        hm[w - 1] = in[w - 1];
+        if (i < 2) continue;
+        const uint16_t *restrict a = cpu->rows, *restrict b = cpu->rows + cpu->alloc_w,
+                                 *restrict c = cpu->rows + 2 * (size_t)cpu->alloc_w;
+        uint16_t *restrict out = cpu->img + (i - 1) * cpu->stride;
+        for (unsigned j = 0; j < w; j++)
+            out[j] = cambi_mode3(a[j], b[j], c[j]);
+    }
+}
+
+/* ---- c-values ---- */
+
+/*
+ * Window counts: for each luma value v of the band, one row of counts,
+ * counts[v][j] = masked pixels of value v in the window around column j of
+ * the current image row. A pixel entering or leaving the window changes the
+ * counts of every column within `pad` of its own.
+ *
+ * Each scale is first reduced to its "band image": the count row of each
+ * pixel (value - band_lo), or NO_ROW for pixels that are never counted
+ * (unmasked, or outside the band). The image is then processed in vertical
+ * strips of columns, each with its own counts, so that the counts being
+ * updated stay in the core's cache: a strip [x0, x1) takes in the pixels of
+ * columns [x0 - pad, x1 + pad). Counts are exact integers: neither the runs
+ * nor the strips below change anything in the results.
+ */
+
+#define NO_ROW 0xffff
+
+typedef struct Strip {
+    int x0, x1;         /**< columns whose counts are kept */
+    int in0, in1;       /**< columns whose pixels reach them */
+} Strip;
+
+CAMBI_SIMD_CLONES
+static void band_image(CambiCpu *cpu, const CambiParams *p, unsigned cols, unsigned h)
+{
+    const unsigned lo = (unsigned)p->band_lo, size = (unsigned)(p->band_hi - p->band_lo + 1);
+    for (unsigned i = 0; i < h; i++) {
+        const uint16_t *restrict img = cpu->img + i * cpu->stride;
+        const uint8_t *restrict mask = cpu->mask + i * cpu->stride;
+        uint16_t *restrict b = cpu->band + i * cpu->stride;
+        for (unsigned j = 0; j < cols; j++) {
+            const unsigned rel = img[j] - lo;   /* wraps below the band */
+            b[j] = (uint16_t)(mask[j] && rel < size ? rel : NO_ROW);
+        }
+    }
+}
+
+/*
+ * Pixels of one value at columns [a, b] entering (delta 1) or leaving
+ * (delta 0xffff) the window: column x of the counts changes by the number
+ * of them within `pad` of it. One pass over [a - pad, b + pad] instead of
+ * one per pixel.
+ */
+static inline void count_run(uint16_t *restrict row, const Strip *st, int pad, int a, int b,
+                             uint16_t delta)
+{
+    const int lo = a - pad > st->x0 ? a - pad : st->x0;
+    const int hi = b + pad + 1 < st->x1 ? b + pad + 1 : st->x1;
+    /* Pixels of the run within `pad` of x: min(x - (a - pad) + 1,
+     * (b + pad) - x + 1, run length, window side), all below 2^16. */
+    const int len = b - a + 1, side = 2 * pad + 1;
+    const uint16_t cap = (uint16_t)(len < side ? len : side);
+    uint16_t up = (uint16_t)(lo - (a - pad) + 1), down = (uint16_t)(b + pad - lo + 1);
+    uint16_t *restrict r = row + (lo - st->x0);
+    for (int x = 0; x < hi - lo; x++) {
+        uint16_t n = up < down ? up : down;
+        n = n < cap ? n : cap;
+        r[x] = (uint16_t)(r[x] + n * delta);
+        up++;
+        down--;
+    }
+}
+
+/* Index of the first nonzero byte of `word`, the 8 bytes at p. */
+static inline int first_set_byte(uint64_t word, const uint8_t *p)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    (void)p;
+    return __builtin_ctzll(word) >> 3;
+#else
+    (void)word;
+    int i = 0;
+    while (!p[i])
+        i++;
+    return i;
+#endif
+}
+
+/*
+ * Count the runs of equal value of e[0..n) (columns x0 + k), NO_ROW
+ * entries excepted. The run boundaries are flagged branch-free, a byte per
+ * column, then looked for eight flags at a time.
+ */
+static inline void count_runs(uint16_t *hist, size_t hw, const Strip *st, int pad,
+                              const uint16_t *restrict e, uint8_t *restrict flag, int n,
+                              int x0, uint16_t delta)
+{
+    flag[0] = 1;
+    for (int k = 1; k < n; k++)
+        flag[k] = e[k] != e[k - 1];
+    memset(flag + n, 1, 8);     /* a boundary past the end stops the search */
+    int start = 0;
+    int k = 1;
+    for (;;) {
+        uint64_t word;
+        memcpy(&word, flag + k, 8);
+        if (!word) {
+            k += 8;
+            continue;
+        }
+        k += first_set_byte(word, flag + k);
+        /* Run [start, k) ends here. */
+        if (e[start] != NO_ROW)
+            count_run(hist + e[start] * hw, st, pad, x0 + start, x0 + k - 1, delta);
+        if (k >= n) break;
+        start = k++;
+    }
+}
+
+/*
+ * Move the window down: band row `bo` (if not NULL) leaves it and `bi` (if
+ * not NULL) enters it. A column whose leaving and entering pixels count for
+ * the same value changes nothing; the other pixels are counted in runs of
+ * equal value.
+ */
+CAMBI_SIMD_CLONES
+static void slide_rows(CambiCpu *cpu, const Strip *st, int pad, const uint16_t *bo,
+                       const uint16_t *bi)
+{
+    const size_t hw = (size_t)(st->x1 - st->x0);
+    const int n = st->in1 - st->in0;
+    uint16_t *restrict eo = cpu->events, *restrict ei = cpu->events + cpu->stride;
+    if (bo && bi) {
+        const uint16_t *restrict po = bo + st->in0, *restrict pi = bi + st->in0;
+        unsigned any = 0;
+        for (int k = 0; k < n; k++) {
+            const unsigned same = po[k] == pi[k];
+            eo[k] = (uint16_t)(same ? NO_ROW : po[k]);
+            ei[k] = (uint16_t)(same ? NO_ROW : pi[k]);
+            any |= !same;
+        }
+        if (!any) return;
+        count_runs(cpu->hist, hw, st, pad, eo, cpu->flags, n, st->in0, 0xffff);
+        count_runs(cpu->hist, hw, st, pad, ei, cpu->flags, n, st->in0, 1);
+    } else if (bo) {
+        count_runs(cpu->hist, hw, st, pad, bo + st->in0, cpu->flags, n, st->in0, 0xffff);
+    } else if (bi) {
+        count_runs(cpu->hist, hw, st, pad, bi + st->in0, cpu->flags, n, st->in0, 1);
+    }
+}
+
+/* Columns of a run handled at once: a luma difference whose neighbour
+ * counts are all 0 over a chunk adds nothing there (its terms are +0). */
+#define C_CHUNK 64
+/* Runs shorter than this are done pixel by pixel. */
+#ifndef C_SHORT_RUN
+#define C_SHORT_RUN 16
+#endif
+
+/*
+ * c-values of n pixels of a row from their band row `b` and the counts
+ * hist[v * hw + k]. Pixels are taken in runs of equal value, which read
+ * the same count rows at consecutive columns: each luma difference is then
+ * one pass over (a chunk of) the run that GCC vectorises.
+ */
+CAMBI_SIMD_CLONES
+static void c_value_row(float *restrict c, const CambiParams *p, const uint16_t *hist,
+                        int hw, const uint16_t *b, int n)
+{
+    const int nd = p->num_diffs;
+    const float *restrict rcp = p->rcp;
+    const uint32_t *active = p->active + p->band_lo;
+    int j = 0;
+    while (j < n) {
+        const unsigned rel = b[j];
+        const uint32_t act = rel != NO_ROW ? active[rel] : 0;
+        if (!act) {
+            c[j++] = 0.0f;
+            continue;
+        }
+        int e = j + 1;
+        while (e < n && e - j < C_CHUNK && b[e] == rel)
+            e++;
+        /* Active implies that u + d + 1 is in the band, and u - d - 1 too
+         * when >= band_lo (below, the reference counts 0). */
+        const int len = e - j;
+        const uint16_t *restrict h0 = hist + (size_t)rel * hw + j;
+        float *restrict cr = c + j;
+        if (len < C_SHORT_RUN) {
+            /* Too short for vectors to pay off: pixel by pixel. */
+            for (int k = 0; k < len; k++) {
+                const int p0 = h0[k];
+                float best = 0.0f;
+                for (int d = 0; d < nd; d++) {
+                    if (!(act >> d & 1)) continue;
+                    const int p1 = h0[k + (d + 1) * (size_t)hw];
+                    const int p2 = (int)rel - d - 1 >= 0 ? h0[k - (d + 1) * (ptrdiff_t)hw] : 0;
+                    const float val = cambi_c_term(p->weight[d], p0, p1 > p2 ? p1 : p2, rcp);
+                    best = val > best ? val : best;
+                }
+                cr[k] = best;
+            }
+            j = e;
+            continue;
+        }
+        for (int k = 0; k < len; k++)
+            cr[k] = 0.0f;
+        for (int d = 0; d < nd; d++) {
+            if (!(act >> d & 1)) continue;
+            const int weight = p->weight[d];
+            const uint16_t *restrict h1 = hist + (rel + d + 1) * (size_t)hw + j;
+            const uint16_t *restrict h2 = (int)rel - d - 1 >= 0
+                                              ? hist + (rel - d - 1) * (size_t)hw + j
+                                              : NULL;
+            unsigned any = 0;
+            for (int k = 0; k < len; k++)
+                any |= h1[k];
+            if (h2) {
+                for (int k = 0; k < len; k++)
+                    any |= h2[k];
+            }
+            if (!any) continue;
+            if (h2) {
+                for (int k = 0; k < len; k++) {
+                    const int p0 = h0[k];
+                    const int pm = h1[k] > h2[k] ? h1[k] : h2[k];
+                    const float val = cambi_c_term(weight, p0, pm, rcp);
+                    cr[k] = val > cr[k] ? val : cr[k];
+                }
+            } else {
+                for (int k = 0; k < len; k++) {
+                    const float val = cambi_c_term(weight, h0[k], h1[k], rcp);
+                    cr[k] = val > cr[k] ? val : cr[k];
+                }
+            }
+        }
+        j = e;
+    }
+}
+
+static void c_values_strip(CambiCpu *cpu, const CambiParams *p, const Strip *st,
+                           unsigned w, unsigned h, int pad)
+{
+    const size_t band = (size_t)(p->band_hi - p->band_lo + 1);
+    const int hw = st->x1 - st->x0;
+    memset(cpu->hist, 0, band * (size_t)hw * sizeof(*cpu->hist));
+
+    /* The window of row 0 holds rows [0, pad]. */
+    for (int r = 0; r <= pad && r < (int)h; r++)
+        slide_rows(cpu, st, pad, NULL, cpu->band + (size_t)r * cpu->stride);
+    for (int i = 0; i < (int)h; i++) {
+        if (i > 0) {
+            const int out = i - pad - 1, in = i + pad;
+            slide_rows(cpu, st, pad,
+                       out >= 0 ? cpu->band + (size_t)out * cpu->stride : NULL,
+                       in < (int)h ? cpu->band + (size_t)in * cpu->stride : NULL);
+        }
+        c_value_row(cpu->c + (size_t)i * w + st->x0, p, cpu->hist, hw,
+                    cpu->band + (size_t)i * cpu->stride + st->x0, hw);
+    }
+}
+
+void cambi_cpu_c_values(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigned h,
+                        unsigned window)
+{
+    const int pad = (int)(window >> 1);
+    if (p->band_hi < p->band_lo) {
+        memset(cpu->c, 0, (size_t)w * h * sizeof(*cpu->c));
+        return;
+    }
+    /* A scale narrower than `pad` also takes in columns [w, pad) of each
+     * row, as the reference does: they hold what earlier scales (or
+     * nothing: zeros) left there, and each counts for every column. */
+    if ((int)w < pad) {
+        const Strip st = { 0, (int)w, 0, pad };
+        band_image(cpu, p, (unsigned)pad, h);
+        c_values_strip(cpu, p, &st, w, h, pad);
+        return;
+    }
+    band_image(cpu, p, w, h);
+    const int width = strip_width((size_t)(p->band_hi - p->band_lo + 1), pad);
+    const int n = ((int)w + width - 1) / width;
+    for (int s = 0; s < n; s++) {
+        /* Equal shares, so that no strip is a sliver. */
+        Strip st = { (int)((int64_t)w * s / n), (int)((int64_t)w * (s + 1) / n), 0, 0 };
+        st.in0 = st.x0 - pad > 0 ? st.x0 - pad : 0;
+        st.in1 = st.x1 + pad < (int)w ? st.x1 + pad : (int)w;
+        c_values_strip(cpu, p, &st, w, h, pad);
+    }
+}

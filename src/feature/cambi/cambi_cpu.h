@@ -1,0 +1,75 @@
+/*
+ * CAMBI's per-frame stages on the CPU: picture -> 10-bit luma (resampled,
+ * anti-dithered), spatial mask, then per scale decimation, mode filter and
+ * the per-pixel c-values that the host pools (cambi_host.h).
+ */
+#ifndef EXACTVMAF_CAMBI_CPU_H
+#define EXACTVMAF_CAMBI_CPU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cambi_host.h"
+#include "libvmaf/picture.h"
+
+/** Source row / column of each output row / column of one resampling. */
+typedef struct CambiResample {
+    unsigned in_w, in_h, out_w, out_h;
+    unsigned *x, *y;
+} CambiResample;
+
+/**
+ * Build the nearest-neighbour tables for in -> out. Returns -EINVAL (logged)
+ * when the reference's coordinates would leave the picture, -ENOMEM.
+ */
+int cambi_resample_init(CambiResample *rs, unsigned in_w, unsigned in_h,
+                        unsigned out_w, unsigned out_h);
+void cambi_resample_free(CambiResample *rs);
+
+/** Working buffers of one instance, for frames up to alloc_w x alloc_h. */
+typedef struct CambiCpu {
+    unsigned alloc_w, alloc_h;
+    size_t stride;       /**< samples per row of img and mask */
+    uint16_t *img;       /**< 10-bit luma of the current scale */
+    uint8_t *mask;       /**< spatial mask of the current scale (0/1) */
+    float *c;            /**< c-values of the current scale, w*h packed */
+    uint16_t *hist;      /**< window counts of one strip: a row per band value */
+    uint16_t *band;      /**< count row of each pixel of the current scale */
+    uint16_t *events;    /**< 2 rows of scratch (window slide) */
+    uint8_t *flags;      /**< 1 row + 16 of scratch (window slide) */
+    uint16_t *rows;      /**< 3 rows of scratch (mode filter) */
+    uint8_t *deriv;      /**< 8 rows of zero-derivative flags (mask) */
+    uint8_t *colsum;     /**< alloc_w + 6 column sums (mask) */
+} CambiCpu;
+
+int cambi_cpu_alloc(CambiCpu *cpu, unsigned alloc_w, unsigned alloc_h,
+                    const CambiParams *p);
+void cambi_cpu_free(CambiCpu *cpu);
+
+/**
+ * Luma of pic -> 10 bits at rs->out_w x rs->out_h in cpu->img, then the
+ * anti-dithering filter when `antidither`. Returns -EINVAL (logged) when a
+ * 9..15-bit picture holds samples above its maximum, as the reference does.
+ */
+int cambi_cpu_load(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
+                   bool antidither);
+
+/** cpu->mask from cpu->img at w x h: 7x7 zero-derivative counts above the threshold. */
+void cambi_cpu_spatial_mask(CambiCpu *cpu, unsigned w, unsigned h);
+
+/** Keep every other row and column of img and mask: new size w x h. */
+void cambi_cpu_decimate(CambiCpu *cpu, unsigned w, unsigned h);
+
+/** 3x3 separable mode filter of img in place (rows 0 and h-1 untouched). */
+void cambi_cpu_mode_filter(CambiCpu *cpu, unsigned w, unsigned h);
+
+/**
+ * cpu->c[i*w + j] = c-value of pixel (i, j) at w x h with a window x window
+ * neighbourhood (window odd, h >= window / 2; a narrower w takes in what
+ * earlier scales left past it, as the reference does).
+ */
+void cambi_cpu_c_values(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigned h,
+                        unsigned window);
+
+#endif
