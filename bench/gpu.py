@@ -11,7 +11,7 @@ that every frame score equals the CPU's bit for bit. A profiled CUDA run
 (EXACTVMAF_CUDA_PROFILE=1) splits each twin's time into upload, kernels,
 readback and host, and gives the device memory of one stream.
 
-usage: bench/gpu.py --exe build/tools/exactvmaf [--models vmaf_float_v0.6.1]
+usage: bench/gpu.py --exe build/tools/exactvmaf [--models vmaf_v0.6.1,vmaf_float_v0.6.1]
                     [--sizes 576x324,1080p,2160p] [--frames 96,48,16]
                     [--shared DIR] [--record bench/results.md]
 """
@@ -68,7 +68,7 @@ def frames_of(doc):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
-    ap.add_argument('--models', default='vmaf_float_v0.6.1')
+    ap.add_argument('--models', default='vmaf_v0.6.1,vmaf_float_v0.6.1')
     ap.add_argument('--sizes', default='576x324,1080p,2160p')
     ap.add_argument('--frames', default='96,48,16')
     ap.add_argument('--shared', default=os.path.join(os.path.dirname(__file__), '..', '..', 'shared'))

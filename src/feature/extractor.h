@@ -60,6 +60,12 @@ typedef struct VmafFexTwin {
 extern const VmafFexTwin vmaf_fex_float_adm_cuda;
 extern const VmafFexTwin vmaf_fex_float_vif_cuda;
 extern const VmafFexTwin vmaf_fex_float_motion_cuda;
+extern const VmafFexTwin vmaf_fex_integer_vif_cuda;
+extern const VmafFexTwin vmaf_fex_integer_motion_cuda;
+extern const VmafFexTwin vmaf_fex_integer_adm_cuda;
+extern const VmafFexTwin vmaf_fex_psnr_cuda;
+extern const VmafFexTwin vmaf_fex_float_psnr_cuda;
+extern const VmafFexTwin vmaf_fex_float_ms_ssim_cuda;
 #if defined(EXACTVMAF_HAVE_CUDA) && EXACTVMAF_HAVE_CUDA
 #define VMAF_FEX_CUDA_TWIN(sym) (&(sym))
 #else

@@ -9,11 +9,12 @@
  * outputs not computed on the backend) and exits 0 only when everything is
  * identical; 77 (skipped) when this machine has no usable GPU.
  *
- * usage: parity [--shared DIR] [--quick] [--verbose] [--self-check]
+ * usage: parity [--shared DIR] [--quick] [--verbose] [--self-check] [--only M,M...]
  *   --shared DIR  folder with fixtures/ and golden/netflix-v3.2.0/manifest.json
  *                 (the float_adm option sets of the goldens are read from it)
  *   --quick       fewer generated cases (no 2160p, 300 frames at 32x32)
  *   --self-check  compare the CPU with itself (checks this program, needs no GPU)
+ *   --only M,...  only these extractors (e.g. adm,vif,motion)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -269,7 +270,7 @@ typedef struct Tally {
     unsigned cases, refused_both, not_on_backend, run_failures;
 } Tally;
 
-static Tally tally[8];
+static Tally tally[16];
 static unsigned n_tally;
 static unsigned mismatch_lines;
 static bool verbose;
@@ -347,7 +348,9 @@ static void check_case(Content *c, const char *spec, enum ExactvmafDivision divi
     snprintf(metric_buf, sizeof(metric_buf), "%s", spec);
     char *eq = strchr(metric_buf, '=');
     if (eq) *eq = '\0';
-    static const char *const metrics[] = { "float_adm", "float_vif", "float_motion" };
+    static const char *const metrics[] = { "float_adm", "float_vif", "float_motion", "adm",
+                                           "vif", "motion", "psnr", "float_psnr",
+                                           "float_ms_ssim" };
     const char *metric = metric_buf;
     for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
         if (!strcmp(metrics[i], metric_buf)) metric = metrics[i];
@@ -398,6 +401,61 @@ static const char *const motion_sets[] = {
     "float_motion=debug=true:motion_add_uv=true:motion_add_scale1=true",
     "float_motion=debug=true:motion_fps_weight=2.5:motion_max_val=20",
     "float_motion=debug=true:motion_blend_factor=0.5:motion_blend_offset=10",
+};
+
+static const char *const ivif_sets[] = {
+    "vif=debug=true",
+    "vif=debug=false",
+    "vif=debug=true:vif_enhn_gain_limit=1.0",
+    "vif=debug=true:vif_enhn_gain_limit=1.37",
+    "vif=debug=true:vif_skip_scale0=true",
+};
+
+static const char *const imotion_sets[] = {
+    "motion=debug=true",
+    "motion=debug=false",
+    "motion=debug=true:motion_force_zero=true",
+    "motion=debug=true:motion_five_frame_window=true",
+    "motion=debug=true:motion_moving_average=true",
+    "motion=debug=true:motion_five_frame_window=true:motion_moving_average=true",
+    "motion=debug=true:motion_fps_weight=2.5:motion_max_val=20",
+    "motion=debug=true:motion_blend_factor=0.5:motion_blend_offset=10",
+};
+
+static const char *const iadm_sets[] = {
+    "adm=debug=true",
+    "adm=debug=false",
+    "adm=debug=true:adm_enhn_gain_limit=1.0",
+    "adm=debug=true:adm_enhn_gain_limit=1.37",
+    "adm=debug=true:adm_skip_aim=true",
+    "adm=debug=true:adm_skip_scale0=true",
+    "adm=debug=true:adm_skip_scale0=true:adm_skip_aim=true",
+    "adm=debug=true:adm_csf_mode=1",
+    "adm=debug=true:adm_csf_mode=2",
+    "adm=debug=true:adm_csf_mode=3",
+    "adm=debug=true:adm_norm_view_dist=1.5:adm_ref_display_height=2160",
+    "adm=debug=true:adm_csf_scale=2.5:adm_csf_diag_scale=0.5",
+    "adm=debug=true:adm_noise_weight=0.1:adm_dlm_weight=0.7:adm_min_val=0.1",
+};
+
+static const char *const psnr_sets[] = {
+    "psnr",
+    "psnr=enable_mse=true",
+    "psnr=enable_chroma=false",
+    "psnr=enable_apsnr=true:enable_mse=true",
+    "psnr=reduced_hbd_peak=true",
+    "psnr=min_sse=0.5:enable_mse=true",
+};
+
+static const char *const float_psnr_sets[] = {
+    "float_psnr",
+};
+
+static const char *const ms_ssim_sets[] = {
+    "float_ms_ssim",
+    "float_ms_ssim=enable_lcs=true",
+    "float_ms_ssim=enable_db=true",
+    "float_ms_ssim=enable_db=true:clip_db=true",
 };
 
 /* The float_adm option sets the goldens were made with: every distinct
@@ -499,6 +557,30 @@ static unsigned load_fixtures(const char *shared, Content *out, unsigned max)
 
 /* ---- Main ---- */
 
+/* --only: a comma-separated list of extractors; NULL runs every one. */
+static const char *only;
+
+static bool wanted(const char *spec)
+{
+    if (!only) return true;
+    const size_t n = strcspn(spec, "=");
+    for (const char *p = only; *p;) {
+        const size_t k = strcspn(p, ",");
+        if (k == n && !strncmp(p, spec, n)) return true;
+        p += k + (p[k] == ',');
+    }
+    return false;
+}
+
+#define N_OF(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Every set of `sets` (or the first `limit`), those --only asks for. */
+static void check_sets(Content *c, const char *const *sets, size_t n, size_t limit)
+{
+    for (size_t k = 0; k < n && k < limit; k++)
+        if (wanted(sets[k])) check_case(c, sets[k], EXACTVMAF_DIVISION_IEEE);
+}
+
 static void add_generated(Content *out, unsigned *n, unsigned w, unsigned h, unsigned bpc,
                           enum VmafPixelFormat fmt, unsigned frames, enum Pattern pat)
 {
@@ -521,11 +603,13 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--shared") && i + 1 < argc) shared = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = true;
         else if (!strcmp(argv[i], "--verbose")) verbose = true;
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--self-check")) {
             test_backend = EXACTVMAF_BACKEND_CPU;
             test_backend_name = "cpu";
         } else {
-            fprintf(stderr, "usage: parity [--shared DIR] [--quick] [--verbose] [--self-check]\n");
+            fprintf(stderr, "usage: parity [--shared DIR] [--quick] [--verbose] [--self-check] "
+                            "[--only M,M...]\n");
             return 2;
         }
     }
@@ -577,14 +661,18 @@ int main(int argc, char **argv)
         Content *c = &fixtures[i];
         printf("case %s (%ux%u %u-bit, %u frames)\n", c->name, c->g.w, c->g.h, c->g.bpc, c->frames);
         fflush(stdout);
-        for (unsigned k = 0; k < n_adm_sets; k++) {
+        for (unsigned k = 0; k < n_adm_sets && wanted("float_adm"); k++) {
             check_case(c, adm_sets[k], EXACTVMAF_DIVISION_IEEE);
             check_case(c, adm_sets[k], EXACTVMAF_DIVISION_RCP);
         }
-        for (size_t k = 0; k < sizeof(vif_sets) / sizeof(vif_sets[0]); k++)
-            check_case(c, vif_sets[k], EXACTVMAF_DIVISION_IEEE);
-        for (size_t k = 0; k < sizeof(motion_sets) / sizeof(motion_sets[0]); k++)
-            check_case(c, motion_sets[k], EXACTVMAF_DIVISION_IEEE);
+        check_sets(c, vif_sets, N_OF(vif_sets), SIZE_MAX);
+        check_sets(c, motion_sets, N_OF(motion_sets), SIZE_MAX);
+        check_sets(c, iadm_sets, N_OF(iadm_sets), SIZE_MAX);
+        check_sets(c, ivif_sets, N_OF(ivif_sets), SIZE_MAX);
+        check_sets(c, imotion_sets, N_OF(imotion_sets), SIZE_MAX);
+        check_sets(c, psnr_sets, N_OF(psnr_sets), SIZE_MAX);
+        check_sets(c, float_psnr_sets, N_OF(float_psnr_sets), SIZE_MAX);
+        check_sets(c, ms_ssim_sets, N_OF(ms_ssim_sets), SIZE_MAX);
     }
     /* Generated content: the default sets everywhere, every set on the small ones. */
     for (unsigned i = 0; i < n_gen; i++) {
@@ -592,14 +680,19 @@ int main(int argc, char **argv)
         const bool small = (uint64_t)c->g.w * c->g.h * c->frames <= 700000;
         printf("case %s\n", c->name);
         fflush(stdout);
-        for (unsigned k = 0; k < (small ? n_adm_sets : 1); k++) {
+        for (unsigned k = 0; k < (small ? n_adm_sets : 1) && wanted("float_adm"); k++) {
             check_case(c, adm_sets[k], EXACTVMAF_DIVISION_IEEE);
             if (k < 2) check_case(c, adm_sets[k], EXACTVMAF_DIVISION_RCP);
         }
-        for (size_t k = 0; k < (small ? sizeof(vif_sets) / sizeof(vif_sets[0]) : 1); k++)
-            check_case(c, vif_sets[k], EXACTVMAF_DIVISION_IEEE);
-        for (size_t k = 0; k < (small ? sizeof(motion_sets) / sizeof(motion_sets[0]) : 1); k++)
-            check_case(c, motion_sets[k], EXACTVMAF_DIVISION_IEEE);
+        const size_t limit = small ? SIZE_MAX : 1;
+        check_sets(c, vif_sets, N_OF(vif_sets), limit);
+        check_sets(c, motion_sets, N_OF(motion_sets), limit);
+        check_sets(c, iadm_sets, N_OF(iadm_sets), limit);
+        check_sets(c, ivif_sets, N_OF(ivif_sets), limit);
+        check_sets(c, imotion_sets, N_OF(imotion_sets), limit);
+        check_sets(c, psnr_sets, N_OF(psnr_sets), limit);
+        check_sets(c, float_psnr_sets, N_OF(float_psnr_sets), limit);
+        check_sets(c, ms_ssim_sets, N_OF(ms_ssim_sets), limit);
     }
 
     bool all = true;

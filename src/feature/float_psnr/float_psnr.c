@@ -101,8 +101,7 @@ static double noise_sum(const VmafPicture *ref, const VmafPicture *dist, unsigne
     }
     if (units < FPSNR_EXACT_UNITS) {
         /* Units of 1/S^2: a power of two, so the scaling is exact. */
-        const double unit = bpc == 8 ? 1.0 : bpc == 10 ? 0x1p-4 : bpc == 12 ? 0x1p-8 : 0x1p-16;
-        return DMUL((double)units, unit);
+        return DMUL((double)units, fpsnr_unit(bpc));
     }
 
     double acc = 0.0;
@@ -133,4 +132,5 @@ const VmafFeatureExtractor vmaf_fex_float_psnr = {
     .extract = extract,
     .priv_size = sizeof(FloatPsnrState),
     .provided_features = provided_features,
+    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_float_psnr_cuda),
 };

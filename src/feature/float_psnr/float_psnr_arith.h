@@ -76,6 +76,12 @@ EV_FN uint64_t fpsnr_units_row_u16(const uint16_t *ref, const uint16_t *dis,
     return acc;
 }
 
+/** The value of one unit of the integer total: 1/S^2 for samples scaled by 1/S (exact). */
+EV_FN double fpsnr_unit(unsigned bpc)
+{
+    return bpc == 8 ? 1.0 : bpc == 10 ? 0x1p-4 : bpc == 12 ? 0x1p-8 : 0x1p-16;
+}
+
 /** The reference's sample-to-float conversion (offset 0). */
 EV_FN float fpsnr_sample(const void *row, unsigned j, unsigned bpc)
 {

@@ -427,4 +427,27 @@ EV_FN uint64_t iadm_s123_den(int32_t v, int sq_shift, uint64_t cub_add,
            cub_shift;
 }
 
+/* ------------------------------------------------------------------ */
+/* Per-row conclusion of the sums (every backend, host)                 */
+/* ------------------------------------------------------------------ */
+
+/** A denominator row sum, rounded by the scale's row shift. */
+EV_FN uint64_t iadm_row_u64(uint64_t inner, uint64_t add, int shift)
+{
+    return (inner + add) >> shift;
+}
+
+/** A masking row sum, rounded by the scale's row shift. */
+EV_FN int64_t iadm_row_i64(int64_t inner, int64_t add, int shift)
+{
+    return (inner + add) >> shift;
+}
+
+/* acc += v, wrapping as the reference's int64 sums would on x86 (never
+ * reached by real pictures). */
+EV_FN void iadm_acc_add(int64_t *acc, int64_t v)
+{
+    *acc = (int64_t)((uint64_t)*acc + (uint64_t)v);
+}
+
 #endif

@@ -137,22 +137,6 @@ static void pad32(int32_t *row, int n)
     row[n + 1] = row[n - 2];
 }
 
-static uint64_t row_u64(uint64_t inner, uint64_t add, int shift)
-{
-    return (inner + add) >> shift;
-}
-
-static int64_t row_i64(int64_t inner, int64_t add, int shift)
-{
-    return (inner + add) >> shift;
-}
-
-/* acc += v, wrapping as the reference's int64 sums would on x86 (never
- * reached by real pictures). */
-static void acc_add(int64_t *acc, int64_t v)
-{
-    *acc = (int64_t)((uint64_t)*acc + (uint64_t)v);
-}
 
 /* Threshold rows of masking row r: the reference reads row 1 above row 0
  * and row h-1 below row h-1. */
@@ -247,14 +231,14 @@ static void cm0_row(IadmCpu *c, const IadmParams *p, int r, const IadmCmParams *
     c->dsp.cm0(xr, c->fa[u], c->fa[mid], c->fa[d], c->ga[mid], m->left, m->right, g->w,
                cp, c->tmp, sum);
     for (int b = 0; b < 3; b++)
-        acc_add(&acc->num[b], row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
+        iadm_acc_add(&acc->num[b], iadm_row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
     if (p->skip_aim)
         return;
     const int16_t *xa[3] = { c->add[r & 1][0], c->add[r & 1][1], c->add[r & 1][2] };
     c->dsp.cm0(xa, c->fr[u], c->fr[mid], c->fr[d], c->gr[mid], m->left, m->right, g->w,
                cp, c->tmp, sum);
     for (int b = 0; b < 3; b++)
-        acc_add(&acc->aim[b], row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
+        iadm_acc_add(&acc->aim[b], iadm_row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
 }
 
 static void scale0(IadmCpu *c, const IadmParams *p, const VmafPicture *ref,
@@ -280,7 +264,7 @@ static void scale0(IadmCpu *c, const IadmParams *p, const VmafPicture *ref,
             uint64_t den[3];
             d->den0((const int16_t *const *)rb, m->left, m->right, den);
             for (int b = 0; b < 3; b++)
-                acc->den[b] += row_u64(den[b], g->den_row_add, g->den_row_shift);
+                acc->den[b] += iadm_row_u64(den[b], g->den_row_add, g->den_row_shift);
         }
         if (!in_rows(i, e))
             continue;
@@ -370,14 +354,14 @@ static void cm_row(IadmCpu *c, const IadmParams *p, int s, int r, const IadmCmPa
     c->dsp.cm(xr, c->fa[u], c->fa[mid], c->fa[d], c->ga[mid], m->left, m->right, g->w, cp,
               c->tmp, sum);
     for (int b = 0; b < 3; b++)
-        acc_add(&acc->num[b], row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
+        iadm_acc_add(&acc->num[b], iadm_row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
     if (p->skip_aim)
         return;
     const int32_t *xa[3] = { c->add[r & 1][0], c->add[r & 1][1], c->add[r & 1][2] };
     c->dsp.cm(xa, c->fr[u], c->fr[mid], c->fr[d], c->gr[mid], m->left, m->right, g->w, cp,
               c->tmp, sum);
     for (int b = 0; b < 3; b++)
-        acc_add(&acc->aim[b], row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
+        iadm_acc_add(&acc->aim[b], iadm_row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
 }
 
 static void scale123(IadmCpu *c, const IadmParams *p, int s, IadmAccum *acc)
@@ -399,7 +383,7 @@ static void scale123(IadmCpu *c, const IadmParams *p, int s, IadmAccum *acc)
             d->den((const int32_t *const *)rb, m->left, m->right, g->den_sq_shift,
                    g->den_cub_add, g->den_cub_shift, den);
             for (int b = 0; b < 3; b++)
-                acc->den[b] += row_u64(den[b], g->den_row_add, g->den_row_shift);
+                acc->den[b] += iadm_row_u64(den[b], g->den_row_add, g->den_row_shift);
         }
         if (!in_rows(i, e))
             continue;

@@ -351,4 +351,5 @@ const VmafFeatureExtractor vmaf_fex_integer_motion = {
     .priv_size = sizeof(ImotionState),
     .flags = VMAF_FEX_TEMPORAL,
     .provided_features = provided_features,
+    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_integer_motion_cuda),
 };

@@ -352,4 +352,5 @@ const VmafFeatureExtractor vmaf_fex_integer_vif = {
     .priv_size = sizeof(IvifState),
     .flags = 0,
     .provided_features = provided_features,
+    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_integer_vif_cuda),
 };

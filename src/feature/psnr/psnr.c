@@ -162,4 +162,5 @@ const VmafFeatureExtractor vmaf_fex_psnr = {
     .priv_size = sizeof(PsnrState),
     .flags = VMAF_FEX_TEMPORAL,
     .provided_features = provided_features,
+    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_psnr_cuda),
 };

@@ -105,6 +105,14 @@ int evc_launch(VmafCudaState *st, CUfunction fn, unsigned nx, unsigned ny,
 int evc_plane_float(VmafCudaState *st, const VmafPicture *pic, unsigned plane,
                     unsigned index, float offset, CUdeviceptr *out, size_t *pitch);
 
+/**
+ * Plane `plane` of `pic` on the device as its packed samples (uint8_t for
+ * bpc 8, else uint16_t; w per row), for the integer twins. Shares the
+ * float planes' cache: uploaded once per (picture, frame index, plane).
+ */
+int evc_plane_raw(VmafCudaState *st, const VmafPicture *pic, unsigned plane,
+                  unsigned index, CUdeviceptr *out);
+
 /** Row pitch (in floats) the backend uses for a plane of width w. */
 size_t evc_pitch_floats(unsigned w);
 

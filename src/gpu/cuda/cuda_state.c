@@ -4,6 +4,7 @@
  */
 #include <dlfcn.h>
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,10 +19,10 @@
 
 extern const EvcFatbin evc_fatbin_common;
 
-#define EVC_MAX_MODULES 8
+#define EVC_MAX_MODULES 16
 #define EVC_PLANE_SLOTS 6
 #define EVC_MAX_MARKS 64
-#define EVC_MAX_TWINS 8
+#define EVC_MAX_TWINS 16
 
 typedef struct PlaneSlot {
     bool valid;
@@ -576,6 +577,49 @@ int evc_plane_float(VmafCudaState *st, const VmafPicture *pic, unsigned plane,
     s->offset = offset;
     s->stamp = st->stamp;
     *out = s->f;
+    return 0;
+}
+
+int evc_plane_raw(VmafCudaState *st, const VmafPicture *pic, unsigned plane,
+                  unsigned index, CUdeviceptr *out)
+{
+    const unsigned w = pic->w[plane], h = pic->h[plane];
+    const size_t bytes = pic->bpc > 8 ? 2 : 1;
+    st->stamp++;
+
+    /* Any slot holding this plane has its packed samples, whatever its offset. */
+    PlaneSlot *victim = &st->slot[0];
+    for (unsigned i = 0; i < EVC_PLANE_SLOTS; i++) {
+        PlaneSlot *c = &st->slot[i];
+        if (c->valid && c->data == pic->data[plane] && c->index == index &&
+            c->plane == plane) {
+            c->stamp = st->stamp;
+            *out = c->raw;
+            return 0;
+        }
+        if (!c->valid || (victim->valid && c->stamp < victim->stamp)) victim = c;
+    }
+    PlaneSlot *s = victim;
+    s->valid = false;
+    const size_t row = (size_t)w * bytes;
+    int err = slot_reserve(st, s, row * h, row * h, 0);
+    if (err) return err;
+    const uint8_t *src = pic->data[plane];
+    uint8_t *dst = s->staging;
+    for (unsigned i = 0; i < h; i++)
+        memcpy(dst + i * row, src + (size_t)i * pic->stride[plane], row);
+    evc_phase(st, EVC_PHASE_UPLOAD);
+    err = evc_upload(st, s->raw, s->staging, row * h);
+    if (err) return err;
+
+    /* No float conversion was made: a NaN offset matches no float request. */
+    s->valid = true;
+    s->data = pic->data[plane];
+    s->index = index;
+    s->plane = plane;
+    s->offset = NAN;
+    s->stamp = st->stamp;
+    *out = s->raw;
     return 0;
 }
 
