@@ -8,13 +8,13 @@ Prints the peak RSS of each run (ru_maxrss of the child, from wait4) and
 fails when the long run exceeds the short one by more than the margin
 (the per-frame scores, a few hundred bytes a frame, are all that may grow).
 
-usage: memory_test.py --exe build/tools/exactvmaf [--frames 100,1000]
+usage: memory_test.py --exe build/tools/exactvmaf [--frames 100,1000] [--size 176x144]
 Exits 77 (skipped) under AddressSanitizer, whose quarantine makes RSS
 meaningless.
 """
 import argparse, os, subprocess, sys, tempfile, threading
 
-W, H = 176, 144
+W, H = 176, 144           # --size changes it
 FRAME = W * H * 3 // 2
 MARGIN_KIB = 2048          # absolute allowance for the stored scores
 MARGIN_FRAC = 0.05         # and 5% of the short run's peak
@@ -75,7 +75,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
     ap.add_argument('--frames', default='100,1000')
+    ap.add_argument('--size', default='176x144', help='WxH of the generated clips')
     a = ap.parse_args()
+    global W, H, FRAME
+    W, H = (int(x) for x in a.size.split('x'))
+    FRAME = W * H * 3 // 2
     with open(a.exe, 'rb') as f:
         if b'__asan_init' in f.read():
             print('skipped: RSS is not meaningful under AddressSanitizer')

@@ -185,6 +185,19 @@ def y4m_header_cases(cli, tmp):
     alpha = alpha[:alpha.index(b'FRAME\n') + 6] + pattern(32 * 32 * 3, 1)
     case('alpha_missing', alpha, ['frame 0 is partial'])
 
+    # Through a pipe the size cannot be checked ahead: the frame is staged as
+    # it arrives, so a giant claim costs what the pipe delivers.
+    huge = b'YUV4MPEG2 W32768 H32768 C444p16\nFRAME\n' + bytes(5000)
+    cli.expect_error('y4m: huge_32768_16bit through a pipe', ['-r', '-', '-d', '-'][:2] +
+                     ['-d', write(tmp, 'huge_twin.y4m', huge)] + F, EXIT_INPUT,
+                     ['huge_twin.y4m', 'frame 0 is partial'], stdin=huge, limit_mem=True)
+    # Against a whole (sparse) 6 GiB frame on disk, the pipe is what fails.
+    sparse = write(tmp, 'huge_sparse.y4m', huge[:huge.index(b'FRAME\n') + 6])
+    os.truncate(sparse, os.path.getsize(sparse) + 32768 * 32768 * 3 * 2)
+    cli.expect_error('y4m: huge_32768_16bit through a pipe, whole frame on disk',
+                     ['-r', '-', '-d', sparse] + F, EXIT_INPUT,
+                     ['(stdin)', 'frame 0 is partial'], stdin=huge, limit_mem=True)
+
     # A damaged frame late in the file is found before any frame is computed:
     # the message comes, and nothing for frame 0 is ever written.
     late = write(tmp, 'late_damage.y4m', y4m(64, 64, 40)[:-10])
@@ -365,6 +378,13 @@ def option_cases(cli, tmp):
     case('division bad', N + ['--feature', 'float_vif', '--division', 'fast'], EXIT_USAGE,
          ['fast', '--division'])
     case('aom_ctc bad', B + ['--aom_ctc', 'v9.0'], EXIT_USAGE, ['v9.0'])
+    # --help documents every exit status and the incomplete markers.
+    r = cli.run(['--help'])
+    text = r.stdout.decode()
+    missing = [w for w in ('Exit status', '  2  ', '  3  ', '  4  ', '130', '143',
+                           '"incomplete"', '# INCOMPLETE', 'incomplete="true"') if w not in text]
+    record('option: --help documents exit codes and markers', r.returncode == 0 and not missing,
+           'missing %s' % missing)
     # Aliases are accepted and name their outputs as Netflix does.
     cli.expect_ok('option: alias accepted', N + ['--feature', 'float_adm=egl=1.2'],
                   check=lambda d: None if any('egl_1.2' in k for k in d['frames'][0]['metrics'])
@@ -497,6 +517,14 @@ def output_cases(cli, tmp):
              fifo_ref=True)
     if os.path.exists('/dev/full'):
         out_case('device full at the end', '/dev/full', ['/dev/full'])
+    # -o naming an input would replace the video with scores.
+    victim = write(tmp, 'victim.y4m', y4m(32, 32, 2))
+    before = open(victim, 'rb').read()
+    r = cli.run(['-r', victim, '-d', victim, '--no_prediction', '--feature', 'float_vif',
+                 '--json', '-o', victim])
+    record('output: -o is an input video', r.returncode == EXIT_OUTPUT and
+           open(victim, 'rb').read() == before and b'victim.y4m' in r.stderr,
+           'exit %d %r' % (r.returncode, r.stderr[-200:]))
     # An existing result is not replaced by a failed run.
     keep = os.path.join(tmp, 'keep.json')
     with open(keep, 'w') as f:

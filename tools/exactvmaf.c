@@ -166,10 +166,12 @@ static int check_lengths(VideoInput *ref, VideoInput *dist, const CliSettings *c
 {
     Length l[2] = { { .vi = ref }, { .vi = dist } };
     const unsigned skip[2] = { c->frame_skip_ref, c->frame_skip_dist };
+    bool known[2];
     for (int i = 0; i < 2; i++) {
         uint64_t frames;
         const int err = video_input_scan(l[i].vi, &frames, &l[i].damaged);
-        if (err == -ENOTSUP) return 0;
+        known[i] = !err;
+        if (err == -ENOTSUP) continue;
         if (err) return err;
         if (frames < skip[i]) {
             if (l[i].damaged) return report_damage(&l[i]);
@@ -178,6 +180,15 @@ static int check_lengths(VideoInput *ref, VideoInput *dist, const CliSettings *c
             return -EINVAL;
         }
         l[i].frames = frames - skip[i];
+    }
+    if (!known[0] || !known[1]) {
+        /* Against a pipe: a damaged file fails the run wherever the pipe
+         * ends (at the damage, or as a length difference before it),
+         * unless --frame_cnt stops before it. */
+        for (int i = 0; i < 2; i++)
+            if (known[i] && l[i].damaged && (!c->frame_cnt || c->frame_cnt > l[i].frames))
+                return report_damage(&l[i]);
+        return 0;
     }
     const uint64_t n = l[0].frames < l[1].frames ? l[0].frames : l[1].frames;
     if (c->frame_cnt && c->frame_cnt <= n) return 0;
@@ -236,6 +247,18 @@ fail:;
         fprintf(stderr, "exactvmaf: cannot write output %s: %s\n", path, strerror(err));
     free(copy);
     return -err;
+}
+
+/* -o naming one of the videos would replace it with scores. */
+static int check_not_an_input(const char *out, const char *in, const char *which)
+{
+    struct stat so, si;
+    if (!out || !strcmp(out, "-") || !strcmp(in, "-") || stat(out, &so) || stat(in, &si))
+        return 0;
+    if (so.st_dev != si.st_dev || so.st_ino != si.st_ino) return 0;
+    fprintf(stderr, "exactvmaf: output %s is the %s video %s: it would be replaced\n", out,
+            which, in);
+    return -EINVAL;
 }
 
 static int skip_frames(VideoInput *vi, unsigned n)
@@ -594,7 +617,9 @@ static int run(CliSettings *c)
     Models models = { 0 };
     const bool on_tty = isatty(fileno(stderr));
 
-    if (check_output_path(c->output_path)) {
+    if (check_output_path(c->output_path) ||
+        check_not_an_input(c->output_path, c->path_ref, "reference") ||
+        check_not_an_input(c->output_path, c->path_dist, "distorted")) {
         exit_code = CLI_EXIT_OUTPUT;
         goto done;
     }

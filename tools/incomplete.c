@@ -79,11 +79,9 @@ static int copy_marked(FILE *in, FILE *out, enum VmafOutputFormat fmt,
     return ferror(in) ? -EIO : 0;
 }
 
-int cli_write_output(VmafContext *vmaf, const char *path, enum VmafOutputFormat fmt,
-                     const CliIncomplete *incomplete)
+static int write_marked(VmafContext *vmaf, const char *path, enum VmafOutputFormat fmt,
+                        const CliIncomplete *incomplete)
 {
-    if (!incomplete) return vmaf_write_output(vmaf, path, fmt);
-
     const bool to_stdout = !strcmp(path, "-");
     struct stat st;
     const bool exists = !to_stdout && !stat(path, &st);
@@ -177,4 +175,20 @@ fail:
         free(scratch);
     }
     return err;
+}
+
+int cli_write_output(VmafContext *vmaf, const char *path, enum VmafOutputFormat fmt,
+                     const CliIncomplete *incomplete)
+{
+    if (!incomplete) return vmaf_write_output(vmaf, path, fmt);
+
+    /* A link to a file: replace the file and keep the link, as the library does. */
+    char *resolved = NULL;
+    struct stat lst;
+    if (strcmp(path, "-") && !lstat(path, &lst) && S_ISLNK(lst.st_mode))
+        resolved = realpath(path, NULL);
+    const char *target = resolved ? resolved : path;
+    const int ret = write_marked(vmaf, target, fmt, incomplete);
+    free(resolved);
+    return ret;
 }

@@ -1,13 +1,14 @@
 /*
  * The library API in the order a client calls it: init, register features
  * (with fuzzed options) and maybe a model, read pictures of fuzzed
- * geometry and content, flush, score, write the output. Frames down to
- * 1x1 reach every extractor's size checks.
+ * geometry and content, flush, score, write the output. Frames from 1x1
+ * to 240x240 reach every extractor's size checks and its computation.
  *
- * Input: w, h, pixel format, bit depth, frame count, extractor mask (2
- * bytes), threads, subsample, model, output format, then an option string
- * for the first chosen extractor (NUL-terminated), then sample bytes
- * (repeated as needed).
+ * Input: w, h, pixel format (bit 7: 160 added to w and h), bit depth,
+ * frame count, extractor mask (2 bytes), threads, subsample, model, output
+ * format (bit 7: to a regular file rather than /dev/null), then an option
+ * string for the first chosen extractor (NUL-terminated), then sample
+ * bytes (repeated as needed).
  */
 #include <stdbool.h>
 
@@ -64,15 +65,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const char *const models[] = { NULL, "vmaf_float_v0.6.1", "vmaf_float_b_v0.6.3",
                                           "vmaf_v0.6.1", "vmaf_float_v0.6.1neg" };
     FuzzIn in = { data, size };
-    const unsigned w = 1 + fuzz_byte(&in) % 80, h = 1 + fuzz_byte(&in) % 80;
-    const enum VmafPixelFormat pix_fmt = fmts[fuzz_byte(&in) % 4];
+    unsigned w = 1 + fuzz_byte(&in) % 80, h = 1 + fuzz_byte(&in) % 80;
+    const unsigned fmt_byte = fuzz_byte(&in);
+    /* Bit 7: large frames, for the extractors with large minimums
+     * (float_ms_ssim 176x176, cambi 216 wide or high). */
+    if (fmt_byte & 0x80) w += 160, h += 160;
+    const enum VmafPixelFormat pix_fmt = fmts[fmt_byte % 4];
     const unsigned bpc = depths[fuzz_byte(&in) % 4];
     const unsigned n_frames = 1 + fuzz_byte(&in) % 4;
     const unsigned mask = fuzz_u16(&in);
     const unsigned threads = fuzz_byte(&in) % 3, subsample = fuzz_byte(&in) % 3;
     const unsigned model_idx = fuzz_byte(&in) % 5;
     const char *model_name = models[model_idx];
-    const enum VmafOutputFormat out_fmt = 1 + fuzz_byte(&in) % 4;
+    const unsigned out_byte = fuzz_byte(&in);
+    const enum VmafOutputFormat out_fmt = 1 + out_byte % 4;
     char *opts = fuzz_string(&in, 256);
 
     VmafContext *v = NULL;
@@ -129,7 +135,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         VmafModelCollectionScore cs;
         vmaf_score_pooled_model_collection(v, mc, VMAF_POOL_METHOD_MEAN, &cs, 0, read - 1);
     }
-    vmaf_write_output(v, "/dev/null", out_fmt);
+    /* A regular file goes through the temporary-file-and-rename path. */
+    if (out_byte & 0x80) {
+        static char path[64];
+        if (!path[0]) snprintf(path, sizeof(path), "/tmp/exactvmaf_fuzz_api.%ld", (long)getpid());
+        vmaf_write_output(v, path, out_fmt);
+        unlink(path);
+    } else {
+        vmaf_write_output(v, "/dev/null", out_fmt);
+    }
 
 done:
     if (v) vmaf_close(v);

@@ -146,10 +146,14 @@ def api_seeds():
         (1, 1, 2, 0, 2, 0xfff8, 0, 0, 0, 1, b''),
         (64, 64, 3, 2, 2, 0x00ff, 2, 2, 3, 2, b'motion_force_zero=true'),
         (23, 41, 0, 1, 4, 0x0f00, 0, 0, 4, 1, b'enable_chroma=true'),
+        # f | 0x80: 160 is added to w and h (ms_ssim and cambi minimums)
+        (60, 60, 0x80, 0, 2, 0xffff, 0, 0, 0, 1, b''),
+        (30, 70, 0x82, 1, 1, 0x2000, 0, 0, 0, 2, b'topk=0.5'),
     ]
     for i, (w, h, f, b, n, mask, th, ss, mo, of, opts) in enumerate(seeds):
+        to_file = 0x80 if i % 2 else 0     # bit 7: write to a regular file
         head = bytes([w - 1, h - 1, f, b, n - 1]) + struct.pack('<H', mask) + \
-            bytes([th, ss, mo, of - 1]) + opts + b'\0'
+            bytes([th, ss, mo, (of - 1) | to_file]) + opts + b'\0'
         write('api', 'seed%02d' % i, head + pattern(300 + 50 * i, i))
 
 
