@@ -75,4 +75,13 @@ void adm_conclude(const AdmScaleAccum acc[ADM_NUM_SCALES],
                   const AdmScaleGeom geom[ADM_NUM_SCALES],
                   const AdmPoolParams *p, int w, int h, AdmScores *out);
 
+typedef struct VmafFex VmafFex;
+
+/**
+ * Emit one frame's scores in Netflix's order and names: the seven outputs,
+ * then with debug the eleven debug ones. "adm" is not a provided feature, so
+ * it is never renamed; every other debug name is. Shared by every backend.
+ */
+int adm_emit(VmafFex *fex, const AdmScores *sc, bool debug, unsigned index);
+
 #endif

@@ -350,33 +350,7 @@ static int twin_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture 
     adm_conclude(acc, g->geom, &g->pool, g->w, g->h, &sc);
     evc_twin_end(g->st);
 
-    /* The CPU path's emission order and names (float_adm.c extract()). */
-    const struct { const char *name; double value; } out[] = {
-        { "VMAF_feature_adm2_score", sc.adm2 },
-        { "VMAF_feature_aim_score", sc.aim },
-        { "VMAF_feature_adm3_score", sc.adm3 },
-        { "VMAF_feature_adm_scale0_score", sc.scale[0] },
-        { "VMAF_feature_adm_scale1_score", sc.scale[1] },
-        { "VMAF_feature_adm_scale2_score", sc.scale[2] },
-        { "VMAF_feature_adm_scale3_score", sc.scale[3] },
-        { "adm", sc.adm2 },
-        { "adm_num", sc.num },
-        { "adm_den", sc.den },
-        { "adm_num_scale0", sc.num_scale[0] },
-        { "adm_den_scale0", sc.den_scale[0] },
-        { "adm_num_scale1", sc.num_scale[1] },
-        { "adm_den_scale1", sc.den_scale[1] },
-        { "adm_num_scale2", sc.num_scale[2] },
-        { "adm_den_scale2", sc.den_scale[2] },
-        { "adm_num_scale3", sc.num_scale[3] },
-        { "adm_den_scale3", sc.den_scale[3] },
-    };
-    const size_t n_out = g->debug ? sizeof(out) / sizeof(out[0]) : 7;
-    for (size_t k = 0; k < n_out; k++) {
-        err = vmaf_fex_emit(fex, out[k].name, out[k].value, index);
-        if (err < 0) return err;
-    }
-    return 0;
+    return adm_emit(fex, &sc, g->debug, index);
 }
 
 const VmafFexTwin vmaf_fex_float_adm_cuda = {
