@@ -4,6 +4,7 @@
 
 #include "context.h"
 #include "fex_internal.h"
+#include "gpu/pipeline.h"
 #include "log.h"
 
 int vmaf_fex_create(VmafFex **out, const VmafFeatureExtractor *desc,
@@ -31,8 +32,8 @@ int vmaf_fex_create(VmafFex **out, const VmafFeatureExtractor *desc,
     }
     err = vmaf_options_apply(desc->name, desc->options, fex->priv, opts);
     if (err) goto fail;
-    /* A context computing on CUDA hands each metric with a twin to it. */
-    if (env && env->cuda && desc->cuda) fex->twin = desc->cuda;
+    /* A context computing on a GPU hands each metric with a twin to it. */
+    if (env && env->gpu && desc->cuda) fex->twin = desc->cuda;
 
     for (const char *const *p = desc->provided_features; p && *p; p++) {
         char *name = vmaf_option_feature_name(*p, desc->options, fex->priv);
@@ -53,28 +54,53 @@ fail:
     return err;
 }
 
+/* The twin's host state and the CPU path's, undone. */
+static void twin_release(VmafFex *fex)
+{
+    if (fex->twin->close) fex->twin->close(fex);
+    free(fex->twin_priv);
+    fex->twin_priv = NULL;
+    if (fex->desc->close) fex->desc->close(fex);
+}
+
 int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                   unsigned w, unsigned h)
 {
-    if (fex->twin) {
-        const int err = fex->twin->init(fex, pix_fmt, bpc, w, h);
-        if (err != VMAF_FEX_TWIN_DECLINED) return err;
-        /* The twin has cleaned up after itself; the CPU path takes over. */
-        vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: no %s twin for these options; computed on the CPU",
-                 fex->desc->name, fex->twin->backend);
-        fex->twin = NULL;
+    /* The CPU path validates the geometry and the options first, with its
+     * messages, for the twin as well. */
+    const int err = fex->desc->init ? fex->desc->init(fex, pix_fmt, bpc, w, h) : 0;
+    if (err || !fex->twin) return err;
+    if (fex->twin->priv_size) {
+        fex->twin_priv = calloc(1, fex->twin->priv_size);
+        if (!fex->twin_priv) return -ENOMEM;
     }
-    if (!fex->desc->init) return 0;
-    return fex->desc->init(fex, pix_fmt, bpc, w, h);
+    const int terr = fex->twin->init(fex, pix_fmt, bpc, w, h);
+    if (terr != VMAF_FEX_TWIN_DECLINED) return terr;
+    /* The CPU path, initialised above, takes over. */
+    vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: no %s twin for these options; computed on the CPU",
+             fex->desc->name, fex->twin->backend);
+    if (fex->twin->close) fex->twin->close(fex);
+    free(fex->twin_priv);
+    fex->twin_priv = NULL;
+    fex->twin = NULL;
+    return 0;
 }
 
 int vmaf_fex_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                      unsigned index)
 {
+    if (fex->twin) return -EINVAL;     /* twins compute through the GPU pipeline */
     fex->call_index = index;
     fex->emit_seq = 0;
-    if (fex->twin) return fex->twin->extract(fex, ref, dist, index);
     return fex->desc->extract(fex, ref, dist, index);
+}
+
+int vmaf_fex_conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
+{
+    if (!fex->twin) return -EINVAL;
+    fex->call_index = fr->index;
+    fex->emit_seq = 0;
+    return fex->twin->conclude(fex, fr, lp);
 }
 
 int vmaf_fex_flush(VmafFex *fex, unsigned call_index)
@@ -89,7 +115,7 @@ int vmaf_fex_flush(VmafFex *fex, unsigned call_index)
 void vmaf_fex_destroy(VmafFex *fex)
 {
     if (!fex) return;
-    if (fex->twin) fex->twin->close(fex);
+    if (fex->twin) twin_release(fex);
     else if (fex->desc->close) fex->desc->close(fex);
     vmaf_dict_free(&fex->names);
     free(fex->priv);

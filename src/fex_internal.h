@@ -18,6 +18,8 @@ int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 int vmaf_fex_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                      unsigned index);
 int vmaf_fex_flush(VmafFex *fex, unsigned call_index);
+/** A GPU twin's conclusion of frame fr (its lane state lp): emits its outputs. */
+int vmaf_fex_conclude(VmafFex *fex, const struct VmafGpuFrame *fr, void *lp);
 void vmaf_fex_destroy(VmafFex *fex);
 
 /**

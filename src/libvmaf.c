@@ -7,6 +7,11 @@
  * the thread count. Temporal extractors run on the calling thread in index
  * order. The job queue holds at most 2 frames per worker, which bounds
  * memory independently of the clip length.
+ *
+ * GPU: extractors with a twin on the chosen backend have one instance in
+ * the GPU frame pipeline (src/gpu/pipeline.h), which holds K frames in
+ * flight per device and concludes them in order on its own thread; the
+ * others run on the CPU as above, in the same run.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -19,6 +24,7 @@
 #include "export.h"
 #include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
+#include "gpu/pipeline.h"
 #include "log.h"
 #include "picture_internal.h"
 
@@ -26,7 +32,8 @@ typedef struct Registration {
     const VmafFeatureExtractor *desc;
     VmafDict *opts;
     char *identity;
-    bool on_caller;     /* instance on the calling thread (temporal, or a GPU twin) */
+    bool on_caller;     /* CPU instance on the calling thread (temporal) */
+    bool gpu;           /* computed by its twin in the GPU pipeline */
 } Registration;
 
 typedef struct Job {
@@ -75,8 +82,13 @@ struct VmafContext {
     VmafPicturePool *pool;
 
     enum ExactvmafBackend backend;
-    int gpu_index;
-    VmafCudaState *cuda;    /* opened at start, or imported; owned */
+    bool backend_chosen;    /* set by the caller rather than the default */
+    int gpu_list[VMAF_GPU_MAX_DEVICES];
+    unsigned n_gpu;         /* 0: every device */
+    unsigned frames_in_flight;
+    VmafCudaState *cuda;    /* imported (vmaf_cuda_import_state) until start; owned */
+    VmafGpu *gpu;           /* the GPU frame pipeline, from start */
+    VmafFex **gpu_inst;     /* per registration: its instance in the pipeline, or NULL */
     VmafDict *backends;     /* extractor name -> backend that computed it */
 };
 
@@ -116,6 +128,8 @@ VMAF_EXPORT int vmaf_init(VmafContext **out, VmafConfiguration cfg)
     if (!vmaf) return -ENOMEM;
     vmaf->cfg = cfg;
     vmaf->last_index = -1;
+    vmaf->backend = EXACTVMAF_BACKEND_AUTO;
+    vmaf->n_gpu = 1;
     vmaf->output_precision = 6;
     vmaf_log_set_level(cfg.log_level);
     int err = vmaf_fc_create(&vmaf->fc);
@@ -161,7 +175,47 @@ VMAF_EXPORT int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend b
         return -EINVAL;
     }
     vmaf->backend = backend;
-    vmaf->gpu_index = gpu_index;
+    vmaf->backend_chosen = true;
+    vmaf->gpu_list[0] = gpu_index;
+    vmaf->n_gpu = 1;
+    return 0;
+}
+
+VMAF_EXPORT int exactvmaf_set_gpus(VmafContext *vmaf, const int *gpu_index, unsigned n)
+{
+    if (!vmaf || (n && !gpu_index)) return -EINVAL;
+    if (n > VMAF_GPU_MAX_DEVICES) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "%u GPUs listed; at most %d", n, VMAF_GPU_MAX_DEVICES);
+        return -EINVAL;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        if (gpu_index[i] < 0) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "gpu index %d is negative", gpu_index[i]);
+            return -EINVAL;
+        }
+    }
+    if (vmaf->started) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "the GPUs must be chosen before the first picture");
+        return -EINVAL;
+    }
+    for (unsigned i = 0; i < n; i++) vmaf->gpu_list[i] = gpu_index[i];
+    vmaf->n_gpu = n;
+    return 0;
+}
+
+VMAF_EXPORT int exactvmaf_set_frames_in_flight(VmafContext *vmaf, unsigned frames)
+{
+    if (!vmaf) return -EINVAL;
+    if (frames > VMAF_GPU_MAX_LANES) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "%u frames in flight asked; at most %d", frames,
+                 VMAF_GPU_MAX_LANES);
+        return -EINVAL;
+    }
+    if (vmaf->started) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "frames in flight must be set before the first picture");
+        return -EINVAL;
+    }
+    vmaf->frames_in_flight = frames;
     return 0;
 }
 
@@ -177,7 +231,8 @@ int vmaf_ctx_import_cuda(VmafContext *vmaf, VmafCudaState *state)
     evc_state_close(vmaf->cuda);
     vmaf->cuda = own;
     /* As in libvmaf: an imported state means the metrics run on CUDA. */
-    if (vmaf->backend == EXACTVMAF_BACKEND_CPU) vmaf->backend = EXACTVMAF_BACKEND_CUDA;
+    vmaf->backend = EXACTVMAF_BACKEND_CUDA;
+    vmaf->backend_chosen = true;
     return 0;
 }
 
@@ -276,8 +331,7 @@ static bool is_temporal(const Registration *r)
     return r->desc->flags & VMAF_FEX_TEMPORAL;
 }
 
-/* Temporal extractors and GPU twins (one device state, frames in order)
- * have their instance on the calling thread. */
+/* Temporal CPU extractors have their instance on the calling thread. */
 static bool on_caller(const Registration *r)
 {
     return r->on_caller;
@@ -296,11 +350,11 @@ static int create_instances(VmafContext *vmaf, VmafFex ***out, bool temporal,
 {
     VmafFex **inst = calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(*inst));
     if (!inst) return -ENOMEM;
-    const VmafFexEnv env = { .division = vmaf->division, .cuda = vmaf->cuda };
+    const VmafFexEnv env = { .division = vmaf->division };
     int err = 0;
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
         const Registration *r = &vmaf->reg[i];
-        if (on_caller(r) ? !temporal : !non_temporal) continue;
+        if (r->gpu || (on_caller(r) ? !temporal : !non_temporal)) continue;
         err = vmaf_fex_create(&inst[i], r->desc, r->opts, &env, vmaf->fc, i);
         if (err) goto fail;
         err = vmaf_fex_init(inst[i], vmaf->pix_fmt, vmaf->bpc, vmaf->w, vmaf->h);
@@ -317,18 +371,30 @@ fail:
     return err;
 }
 
+static bool subsampled_out(const VmafContext *vmaf, unsigned index)
+{
+    return vmaf->cfg.n_subsample > 1 && index % vmaf->cfg.n_subsample;
+}
+
 static bool skip_by_subsample(const VmafContext *vmaf, const Registration *r,
                               unsigned index)
 {
-    return !is_temporal(r) && vmaf->cfg.n_subsample > 1 &&
-           index % vmaf->cfg.n_subsample;
+    return !is_temporal(r) && subsampled_out(vmaf, index);
+}
+
+/* Does frame `index` have work for the GPU pipeline? */
+static bool gpu_work(const VmafContext *vmaf, unsigned index)
+{
+    for (unsigned i = 0; vmaf->gpu && i < vmaf->n_reg; i++)
+        if (vmaf->reg[i].gpu && !skip_by_subsample(vmaf, &vmaf->reg[i], index)) return true;
+    return false;
 }
 
 static int extract_frame(VmafContext *vmaf, VmafFex **inst, const Job *job,
                          bool temporal)
 {
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
-        if (!inst[i] || on_caller(&vmaf->reg[i]) != temporal) continue;
+        if (!inst[i] || vmaf->reg[i].gpu || on_caller(&vmaf->reg[i]) != temporal) continue;
         if (skip_by_subsample(vmaf, &vmaf->reg[i], job->index)) continue;
         int err = vmaf_fex_extract(inst[i], &job->ref, &job->dist, job->index);
         if (err) {
@@ -398,35 +464,57 @@ static void stop_workers(VmafContext *vmaf)
 static bool any_non_temporal(const VmafContext *vmaf)
 {
     for (unsigned i = 0; i < vmaf->n_reg; i++)
-        if (!on_caller(&vmaf->reg[i])) return true;
+        if (!on_caller(&vmaf->reg[i]) && !vmaf->reg[i].gpu) return true;
     return false;
 }
 
-/* Resolve the backend: open the CUDA device when one is asked for. CUDA
- * without a usable device is an error; auto falls back to the CPU, saying so. */
-static int open_backend(VmafContext *vmaf)
+/* Resolve the backend: open the CUDA devices when one is asked for. CUDA
+ * without a usable device is an error; auto falls back to the CPU (saying
+ * so when auto was asked for rather than the default). */
+static int open_backend(VmafContext *vmaf, VmafCudaState **dev, unsigned *n_dev)
 {
+    *n_dev = 0;
     if (vmaf->backend == EXACTVMAF_BACKEND_CPU) {
         evc_state_close(vmaf->cuda);
         vmaf->cuda = NULL;
         return 0;
     }
-    if (!vmaf->cuda) {
-        char why[256] = "";
-        const int err = evc_state_open(&vmaf->cuda, vmaf->gpu_index, why, sizeof(why));
-        if (err) {
-            vmaf->cuda = NULL;
-            if (vmaf->backend == EXACTVMAF_BACKEND_AUTO) {
-                vmaf_log(VMAF_LOG_LEVEL_WARNING,
-                         "backend auto: no usable CUDA device (%s); computing on the CPU", why);
-                return 0;
-            }
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "backend cuda: no usable CUDA device: %s", why);
-            return err;
-        }
+    if (vmaf->cuda) {
+        dev[(*n_dev)++] = vmaf->cuda;
+        vmaf->cuda = NULL;
+        return 0;
     }
-    vmaf_log(VMAF_LOG_LEVEL_INFO, "computing on %s where a metric has a CUDA twin",
-             evc_state_device_name(vmaf->cuda));
+    char why[256] = "";
+    int list[VMAF_GPU_MAX_DEVICES];
+    unsigned n = vmaf->n_gpu;
+    int err = 0;
+    if (!n) {
+        int count = 0;
+        err = evc_device_count(&count, why, sizeof(why));
+        if (!err && count > VMAF_GPU_MAX_DEVICES) count = VMAF_GPU_MAX_DEVICES;
+        for (int k = 0; !err && k < count; k++) list[n++] = k;
+        if (!err && !n) {
+            snprintf(why, sizeof(why), "this machine has no CUDA device");
+            err = -ENODEV;
+        }
+    } else {
+        memcpy(list, vmaf->gpu_list, n * sizeof(list[0]));
+    }
+    for (unsigned k = 0; !err && k < n; k++) {
+        err = evc_state_open(&dev[k], list[k], why, sizeof(why));
+        if (!err) *n_dev = k + 1;
+    }
+    if (err) {
+        for (unsigned k = 0; k < *n_dev; k++) evc_state_close(dev[k]);
+        *n_dev = 0;
+        if (vmaf->backend == EXACTVMAF_BACKEND_AUTO) {
+            vmaf_log(vmaf->backend_chosen ? VMAF_LOG_LEVEL_WARNING : VMAF_LOG_LEVEL_INFO,
+                     "backend auto: no usable CUDA device (%s); computing on the CPU", why);
+            return 0;
+        }
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "backend cuda: no usable CUDA device: %s", why);
+        return err;
+    }
     return 0;
 }
 
@@ -434,11 +522,87 @@ static int open_backend(VmafContext *vmaf)
 static int record_backends(VmafContext *vmaf)
 {
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
-        const VmafFex *fex = vmaf->inst ? vmaf->inst[i] : NULL;
+        const VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] : NULL;
         const int err = vmaf_dict_set(&vmaf->backends, vmaf->reg[i].desc->name,
                                       fex ? vmaf_fex_backend(fex) : "cpu");
         if (err) return err;
     }
+    return 0;
+}
+
+static int pin_buffer(void *arg, void *p, size_t bytes)
+{
+    return evc_host_register(arg, p, bytes);
+}
+
+static void unpin_buffer(void *arg, void *p)
+{
+    evc_host_unregister(arg, p);
+}
+
+/* Pool pictures in page-locked memory: the pipeline copies straight from them. */
+static void pin_pool(VmafContext *vmaf)
+{
+    if (vmaf->pool && vmaf->gpu)
+        vmaf_picture_pool_pin(vmaf->pool, pin_buffer, unpin_buffer, vmaf_gpu_device(vmaf->gpu));
+}
+
+static void destroy_gpu(VmafContext *vmaf)
+{
+    if (vmaf->pool) vmaf_picture_pool_pin(vmaf->pool, NULL, NULL, NULL);
+    vmaf_gpu_destroy(vmaf->gpu);
+    vmaf->gpu = NULL;
+    for (unsigned i = 0; vmaf->gpu_inst && i < vmaf->n_reg; i++)
+        vmaf_fex_destroy(vmaf->gpu_inst[i]);
+    free(vmaf->gpu_inst);
+    vmaf->gpu_inst = NULL;
+}
+
+/* The GPU pipeline and its twins, when a device is open; a metric whose
+ * twin declines (or that has none) stays on the CPU. */
+static int start_gpu(VmafContext *vmaf, VmafCudaState **dev, unsigned n_dev)
+{
+    const VmafGpuConfig gc = { .frames_in_flight = vmaf->frames_in_flight };
+    int err = vmaf_gpu_create(&vmaf->gpu, dev, n_dev, &gc, vmaf->pix_fmt, vmaf->bpc,
+                              vmaf->w, vmaf->h);
+    if (err) {
+        for (unsigned k = 0; k < n_dev; k++) evc_state_close(dev[k]);
+        return err;
+    }
+    vmaf->gpu_inst = calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(*vmaf->gpu_inst));
+    if (!vmaf->gpu_inst) return -ENOMEM;
+    const VmafFexEnv env = { .division = vmaf->division, .gpu = vmaf->gpu };
+    unsigned n_twin = 0;
+    for (unsigned i = 0; i < vmaf->n_reg; i++) {
+        Registration *r = &vmaf->reg[i];
+        if (!r->desc->cuda) continue;
+        VmafFex *fex = NULL;
+        err = vmaf_fex_create(&fex, r->desc, r->opts, &env, vmaf->fc, i);
+        if (err) return err;
+        err = vmaf_gpu_add(vmaf->gpu, fex);
+        if (err == VMAF_FEX_TWIN_DECLINED) {
+            vmaf_fex_destroy(fex);
+            continue;
+        }
+        if (err) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: cannot start on %ux%u %u-bit pictures (%s)",
+                     r->desc->name, vmaf->w, vmaf->h, vmaf->bpc, strerror(-err));
+            vmaf_fex_destroy(fex);
+            return err;
+        }
+        vmaf->gpu_inst[i] = fex;
+        r->gpu = true;
+        n_twin++;
+    }
+    if (!n_twin) {
+        destroy_gpu(vmaf);
+        return 0;
+    }
+    err = vmaf_gpu_start(vmaf->gpu);
+    if (err) return err;
+    vmaf_log(VMAF_LOG_LEVEL_INFO, "computing on %s%s where a metric has a CUDA twin",
+             evc_state_device_name(dev[0]), n_dev > 1 ? " and more devices" : "");
+    pin_pool(vmaf);
     return 0;
 }
 
@@ -450,11 +614,14 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     vmaf->h = ref->h[0];
     clock_gettime(CLOCK_MONOTONIC, &vmaf->t_start);
 
-    int err = open_backend(vmaf);
+    VmafCudaState *dev[VMAF_GPU_MAX_DEVICES];
+    unsigned n_dev = 0;
+    int err = open_backend(vmaf, dev, &n_dev);
+    if (err) return err;
+    if (n_dev) err = start_gpu(vmaf, dev, n_dev);
     if (err) return err;
     for (unsigned i = 0; i < vmaf->n_reg; i++)
-        vmaf->reg[i].on_caller = is_temporal(&vmaf->reg[i]) ||
-                                 (vmaf->cuda && vmaf->reg[i].desc->cuda);
+        vmaf->reg[i].on_caller = is_temporal(&vmaf->reg[i]) && !vmaf->reg[i].gpu;
 
     const bool threaded = vmaf->cfg.n_threads > 0 && any_non_temporal(vmaf);
     err = create_instances(vmaf, &vmaf->inst, true, !threaded);
@@ -526,9 +693,15 @@ static int flush(VmafContext *vmaf)
         pthread_mutex_unlock(&vmaf->lock);
         stop_workers(vmaf);
     }
-    for (unsigned i = 0; !err && vmaf->inst && i < vmaf->n_reg; i++) {
-        if (!vmaf->inst[i] || !on_caller(&vmaf->reg[i])) continue;
-        err = vmaf_fex_flush(vmaf->inst[i], (unsigned)(vmaf->last_index + 1));
+    if (vmaf->gpu) {
+        const int gerr = vmaf_gpu_drain(vmaf->gpu);
+        if (!err) err = gerr;
+    }
+    for (unsigned i = 0; !err && i < vmaf->n_reg; i++) {
+        VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] :
+                       on_caller(&vmaf->reg[i]) && vmaf->inst ? vmaf->inst[i] : NULL;
+        if (!fex) continue;
+        err = vmaf_fex_flush(fex, (unsigned)(vmaf->last_index + 1));
         if (err)
             vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s failed to flush (%s)",
                      vmaf->reg[i].desc->name, strerror(-err));
@@ -583,6 +756,17 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref,
     }
     memset(ref, 0, sizeof(*ref));
     memset(dist, 0, sizeof(*dist));
+
+    /* The pipeline takes references of its own; an error here is its
+     * sticky one (this frame or an earlier one failed on the GPU). */
+    if (gpu_work(vmaf, index))
+        err = vmaf_gpu_submit(vmaf->gpu, &job.ref, &job.dist, index,
+                              !subsampled_out(vmaf, index));
+    if (err) {
+        vmaf_picture_unref(&job.ref);
+        vmaf_picture_unref(&job.dist);
+        return err;
+    }
     vmaf->last_index = index;
     vmaf->pic_cnt++;
 
@@ -631,6 +815,7 @@ VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfigur
     int err = vmaf_picture_pool_create(&vmaf->pool, cfg.pic_params.pix_fmt, cfg.pic_params.bpc,
                                        cfg.pic_params.w, cfg.pic_params.h);
     if (err) return err;
+    pin_pool(vmaf);
     /* Fill the pool up front, so the first frames fault no pages either. */
     VmafPicture *pics = calloc(cfg.pic_cnt, sizeof(*pics));
     if (!pics) return -ENOMEM;
@@ -652,6 +837,7 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
 {
     if (!vmaf) return -EINVAL;
     stop_workers(vmaf);
+    destroy_gpu(vmaf);
     destroy_instances(vmaf->inst, vmaf->n_reg);
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
         vmaf_dict_free(&vmaf->reg[i].opts);

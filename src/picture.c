@@ -8,20 +8,33 @@
 #include "export.h"
 #include "log.h"
 #include "picture_internal.h"
+#include "exactvmaf/exactvmaf.h"
 
 /*
  * A pool keeps freed buffers of one geometry for reuse: a fresh zeroed
  * buffer per frame costs page faults (about 5 ms per 1080p frame pair).
  * The pool lives until its owner closed it and every buffer came back.
+ * A GPU backend may page-lock every buffer of the pool (pin), so that its
+ * uploads copy straight from the pictures; the pool remembers each buffer
+ * it made to undo that before the backend goes.
  */
 struct VmafPicturePool {
     pthread_mutex_t lock;
     void **free_buf;
     unsigned n_free, capacity;
+    void **all;                 /* every buffer made and not freed */
+    unsigned n_all, cap_all;
+    size_t size;                /* bytes of each buffer, page-rounded */
+    VmafPinFn pin;
+    VmafUnpinFn unpin;
+    void *pin_arg;
     atomic_int refs;            /* the owner + one per buffer handed out */
     enum VmafPixelFormat pix_fmt;
     unsigned bpc, w, h;
 };
+
+/* Pool buffers start on a page and fill whole pages: the unit of pinning. */
+#define POOL_ALIGN 4096
 
 struct VmafRef {
     atomic_int cnt;
@@ -97,13 +110,49 @@ VMAF_EXPORT int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fm
     return err;
 }
 
+/* Forget a buffer that is about to be freed (pool lock held). */
+static void pool_forget(VmafPicturePool *pool, void *buf)
+{
+    for (unsigned i = 0; i < pool->n_all; i++) {
+        if (pool->all[i] != buf) continue;
+        if (pool->unpin) pool->unpin(pool->pin_arg, buf);
+        pool->all[i] = pool->all[--pool->n_all];
+        return;
+    }
+}
+
 static void pool_release(VmafPicturePool *pool)
 {
     if (atomic_fetch_sub(&pool->refs, 1) != 1) return;
-    for (unsigned i = 0; i < pool->n_free; i++) free(pool->free_buf[i]);
+    for (unsigned i = 0; i < pool->n_free; i++) {
+        pool_forget(pool, pool->free_buf[i]);
+        free(pool->free_buf[i]);
+    }
     free(pool->free_buf);
+    free(pool->all);
     pthread_mutex_destroy(&pool->lock);
     free(pool);
+}
+
+void vmaf_picture_pool_pin(VmafPicturePool *pool, VmafPinFn pin, VmafUnpinFn unpin,
+                           void *arg)
+{
+    if (!pool) return;
+    pthread_mutex_lock(&pool->lock);
+    if (pool->unpin)
+        for (unsigned i = 0; i < pool->n_all; i++) pool->unpin(pool->pin_arg, pool->all[i]);
+    pool->pin = pin;
+    pool->unpin = pin ? unpin : NULL;
+    pool->pin_arg = arg;
+    for (unsigned i = 0; pin && i < pool->n_all; i++) {
+        if (!pin(arg, pool->all[i], pool->size)) continue;
+        /* Still correct, only slower: copies then go through the driver's staging. */
+        vmaf_log(VMAF_LOG_LEVEL_WARNING, "pictures cannot be page-locked; "
+                 "GPU uploads will be staged");
+        pool->pin = NULL;
+        break;
+    }
+    pthread_mutex_unlock(&pool->lock);
 }
 
 int vmaf_picture_pool_create(VmafPicturePool **out, enum VmafPixelFormat pix_fmt,
@@ -119,6 +168,8 @@ int vmaf_picture_pool_create(VmafPicturePool **out, enum VmafPixelFormat pix_fmt
         return -ENOMEM;
     }
     atomic_init(&pool->refs, 1);
+    pool->size = (layout(&probe, pix_fmt, bpc, w, h, offset) + POOL_ALIGN - 1) &
+                 ~(size_t)(POOL_ALIGN - 1);
     pool->pix_fmt = pix_fmt;
     pool->bpc = bpc;
     pool->w = w;
@@ -139,12 +190,35 @@ int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic)
     if (!buf) {
         /* A new buffer is zeroed like vmaf_picture_alloc's; a reused one
          * holds the previous frame's samples, which the caller overwrites. */
-        buf = aligned_alloc(64, size);
+        (void)size;
+        buf = aligned_alloc(POOL_ALIGN, pool->size);
         if (!buf) return -ENOMEM;
-        memset(buf, 0, size);
+        memset(buf, 0, pool->size);
+        pthread_mutex_lock(&pool->lock);
+        if (pool->n_all == pool->cap_all) {
+            const unsigned cap = pool->cap_all ? 2 * pool->cap_all : 16;
+            void **n = realloc(pool->all, cap * sizeof(*n));
+            if (!n) {
+                pthread_mutex_unlock(&pool->lock);
+                free(buf);
+                return -ENOMEM;
+            }
+            pool->all = n;
+            pool->cap_all = cap;
+        }
+        pool->all[pool->n_all++] = buf;
+        if (pool->pin && pool->pin(pool->pin_arg, buf, pool->size)) {
+            vmaf_log(VMAF_LOG_LEVEL_WARNING, "a picture cannot be page-locked; "
+                     "GPU uploads will be staged");
+            pool->pin = NULL;
+        }
+        pthread_mutex_unlock(&pool->lock);
     }
     int err = attach(pic, buf, offset, pool);
     if (err) {
+        pthread_mutex_lock(&pool->lock);
+        pool_forget(pool, buf);
+        pthread_mutex_unlock(&pool->lock);
         free(buf);
         return err;
     }
@@ -163,6 +237,11 @@ int vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src)
     atomic_fetch_add(&src->ref->cnt, 1);
     *dst = *src;
     return 0;
+}
+
+VMAF_EXPORT int exactvmaf_picture_ref(VmafPicture *dst, const VmafPicture *src)
+{
+    return vmaf_picture_ref(dst, src);
 }
 
 VMAF_EXPORT int vmaf_picture_unref(VmafPicture *pic)
@@ -186,6 +265,8 @@ VMAF_EXPORT int vmaf_picture_unref(VmafPicture *pic)
             if (pool->n_free < pool->capacity) {
                 pool->free_buf[pool->n_free++] = ref->buf;
                 kept = 1;
+            } else {
+                pool_forget(pool, ref->buf);
             }
             pthread_mutex_unlock(&pool->lock);
             if (!kept) free(ref->buf);

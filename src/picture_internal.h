@@ -1,6 +1,8 @@
 #ifndef EXACTVMAF_PICTURE_INTERNAL_H
 #define EXACTVMAF_PICTURE_INTERNAL_H
 
+#include <stddef.h>
+
 #include "libvmaf/picture.h"
 
 /** Take another reference to src's buffer into dst. */
@@ -13,6 +15,16 @@ int vmaf_picture_pool_create(VmafPicturePool **pool, enum VmafPixelFormat pix_fm
                              unsigned bpc, unsigned w, unsigned h);
 /** A picture from the pool; unref returns its buffer to the pool. */
 int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic);
+/** Page-lock a buffer (0 on success) / undo it; arg is the backend's. */
+typedef int (*VmafPinFn)(void *arg, void *buf, size_t bytes);
+typedef void (*VmafUnpinFn)(void *arg, void *buf);
+/**
+ * Pin every buffer the pool made, given out or not, and each new one; with
+ * pin NULL, unpin them all. Failing to pin is logged once and leaves the
+ * rest unpinned (uploads are then staged by the driver).
+ */
+void vmaf_picture_pool_pin(VmafPicturePool *pool, VmafPinFn pin, VmafUnpinFn unpin,
+                           void *arg);
 /** The owner lets go; the pool is freed once every buffer came back. */
 void vmaf_picture_pool_close(VmafPicturePool *pool);
 

@@ -9,6 +9,8 @@
 extern "C" {
 #endif
 
+#include "libvmaf/picture.h"
+
 typedef struct VmafContext VmafContext;
 
 /** How float ADM divides. */
@@ -23,9 +25,9 @@ enum ExactvmafDivision {
     EXACTVMAF_DIVISION_RCP = 1,
 };
 
-/** Where the metrics are computed. */
+/** Where the metrics are computed. The scores are the same on every backend. */
 enum ExactvmafBackend {
-    /** Every metric on the CPU (default). */
+    /** Every metric on the CPU. */
     EXACTVMAF_BACKEND_CPU = 0,
     /**
      * Metrics with a CUDA twin on the GPU, the others on the CPU, in the
@@ -33,7 +35,10 @@ enum ExactvmafBackend {
      * driver is an error at the first picture.
      */
     EXACTVMAF_BACKEND_CUDA = 1,
-    /** CUDA when a device is usable, otherwise the CPU (logged). */
+    /**
+     * CUDA when a device is usable, otherwise the CPU (the default; logged
+     * as a warning when asked for explicitly, as info otherwise).
+     */
     EXACTVMAF_BACKEND_AUTO = 2,
 };
 
@@ -42,6 +47,23 @@ enum ExactvmafBackend {
  * before the first picture. @return 0 or negative errno.
  */
 int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend backend, int gpu_index);
+
+/**
+ * Spread the frames over several CUDA devices: gpu_index[0..n), or every
+ * device when n is 0. A device may be listed twice (two pipelines on one
+ * GPU). The scores equal one device's bit for bit. Must be called before
+ * the first picture. @return 0 or negative errno.
+ */
+int exactvmaf_set_gpus(VmafContext *vmaf, const int *gpu_index, unsigned n);
+
+/**
+ * Frames in flight per GPU (1..32): frames being copied, computed or
+ * concluded at once. 0 (the default) chooses from the frame size and the
+ * free device memory, and takes fewer when memory is short; a number set
+ * here is kept or the run fails with a message naming the memory asked for
+ * and free. Must be called before the first picture. @return 0 or negative errno.
+ */
+int exactvmaf_set_frames_in_flight(VmafContext *vmaf, unsigned frames);
 
 /**
  * Choose the division mode. Must be called before the first
@@ -57,6 +79,15 @@ int exactvmaf_set_division(VmafContext *vmaf, enum ExactvmafDivision division);
  * fps stays "%.2f". @return 0 or negative errno.
  */
 int exactvmaf_set_output_precision(VmafContext *vmaf, int digits);
+
+/**
+ * Another reference to src's samples in dst (src from vmaf_picture_alloc()
+ * or a preallocated pool). Each reference is handed over or released on its
+ * own (vmaf_read_pictures() takes one, vmaf_picture_unref() drops one); the
+ * buffer goes with the last. Lets a caller hand the same samples to the
+ * library again without copying them. @return 0 or negative errno.
+ */
+int exactvmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);
 
 /** FNV-1a-64 of the raw RCPSS estimate over every mantissa in [1,2); 0 off x86. */
 unsigned long long exactvmaf_rcpss_fingerprint(void);

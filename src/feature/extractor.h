@@ -24,34 +24,53 @@ enum VmafFexFlags {
 typedef struct VmafFex VmafFex;
 typedef struct VmafFeatureCollector VmafFeatureCollector;
 
-struct VmafCudaState;
+struct VmafGpu;
+struct VmafGpuLane;
+struct VmafGpuFrame;
 
 /** What every extractor may read from its context at init. */
 typedef struct VmafFexEnv {
     enum ExactvmafDivision division;
-    /** The context's CUDA state when it computes on CUDA, else NULL. */
-    struct VmafCudaState *cuda;
+    /** The context's GPU frame pipeline when it computes on a GPU, else NULL. */
+    struct VmafGpu *gpu;
 } VmafFexEnv;
 
 /** A twin's init returns this (> 0) to leave an instance to the CPU path. */
 #define VMAF_FEX_TWIN_DECLINED 1
 
 /**
- * One backend's compute functions for an extractor ("one extractor, many
+ * One GPU backend's compute functions for an extractor ("one extractor, many
  * backends"): the same descriptor, option table and private struct
- * (fex->priv) as the CPU path; the twin keeps its own state in
- * fex->twin_priv. init may call the descriptor's init first, so that
- * validation and option handling are the CPU path's, and close then calls
- * the descriptor's close. Every output must equal the CPU's bit for bit.
+ * (fex->priv) as the CPU path, plugged into the GPU frame pipeline
+ * (src/gpu/pipeline.h), which owns the frames in flight.
+ *
+ * - init: runs after the CPU path's init (validation, options, messages),
+ *   with fex->twin_priv zeroed (priv_size bytes); reads the options, fills
+ *   the host state and declares to fex->env.gpu what it reads (planes,
+ *   history). VMAF_FEX_TWIN_DECLINED leaves the instance to the CPU path.
+ * - lane_init: one frame in flight's device buffers and pinned readback
+ *   area, in `lp` (lane_size bytes, zeroed); the pipeline frees what was
+ *   allocated through the lane.
+ * - enqueue: queue frame fr's work on its lane (copies, kernels, the
+ *   readback into lp); runs on the submitting thread.
+ * - conclude: from the readback in lp, the CPU's conclusion and the
+ *   emission of frame fr's outputs; runs on the completion thread, frame
+ *   after frame in order. fr->pic stays valid here.
+ * - close (may be NULL): what init allocated besides twin_priv; the
+ *   framework then frees twin_priv and runs the CPU path's close.
+ * Every output must equal the CPU's bit for bit.
  */
 typedef struct VmafFexTwin {
     const char *backend;    /**< "cuda" */
+    size_t priv_size;       /**< host state, fex->twin_priv */
+    size_t lane_size;       /**< per frame in flight */
     int (*init)(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                 unsigned w, unsigned h);
-    int (*extract)(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
-                   unsigned index);
+    int (*lane_init)(VmafFex *fex, struct VmafGpuLane *lane, void *lp);
+    int (*enqueue)(VmafFex *fex, const struct VmafGpuFrame *fr, void *lp);
+    int (*conclude)(VmafFex *fex, const struct VmafGpuFrame *fr, void *lp);
     int (*flush)(VmafFex *fex);     /**< may be NULL */
-    void (*close)(VmafFex *fex);    /**< called even when init failed */
+    void (*close)(VmafFex *fex);    /**< may be NULL */
 } VmafFexTwin;
 
 /* The CUDA twins, defined beside their metrics' CPU code (*_cuda.c). A

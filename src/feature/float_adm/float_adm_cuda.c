@@ -1,7 +1,6 @@
 /*
- * float_adm's CUDA twin: host side. The CPU path's init validates and reads
- * the options; the device runs the per-sample arithmetic of adm_arith.h
- * (float_adm_cuda.cu) and one thread per row sums each row; here the rows
+ * float_adm's CUDA twin: host side, in the GPU frame pipeline. The device
+ * runs the per-sample arithmetic of adm_arith.h (float_adm_cuda.cu) and one thread per row sums each row; here the rows
  * are added top to bottom in fp32 and adm_conclude() - the CPU's own -
  * turns the accumulators into scores.
  *
@@ -20,14 +19,13 @@
 #include <string.h>
 
 #include "feature/extractor.h"
-#include "gpu/cuda/cuda_common.h"
+#include "gpu/pipeline.h"
 #include "log.h"
 
 #include "adm_csf.h"
 #include "adm_pool.h"
 #include "adm_rcp_model.h"
 
-extern const VmafFeatureExtractor vmaf_fex_float_adm;
 extern const EvcFatbin evc_fatbin_float_adm;
 
 /* Division modes (float_adm_cuda.cu). */
@@ -35,57 +33,34 @@ enum { ADM_DIV_IEEE = 0, ADM_DIV_TABLE = 1, ADM_DIV_RCP_IEEE = 2 };
 enum { ADM_SLOTS = 9 };
 
 typedef struct AdmCuda {
-    VmafCudaState *st;
     int w, h;
     bool debug, bypass, skip0, cube;
     float pf;
     double egl;
     int mode;
+    const uint32_t *rcp_table;  /**< the probed RCPSS table (ADM_DIV_TABLE) */
     float rf[ADM_NUM_SCALES][3];
     AdmScaleGeom geom[ADM_NUM_SCALES];
     AdmPoolParams pool;
 
     int bp;                 /**< floats per band row */
     long long ps;           /**< floats per band plane */
-    int tp;                 /**< floats per term row */
-    long long tps;          /**< floats per term plane */
+    /* Terms of each scale: tp floats per row, tps per plane, from term_off. */
+    int tp[ADM_NUM_SCALES];
+    long long tps[ADM_NUM_SCALES];
+    size_t term_off[ADM_NUM_SCALES], n_terms;
     size_t row_off[ADM_NUM_SCALES], n_rows;
-    EvcBuf a[2][2];         /**< band a, [scale parity][ref, dis] */
-    EvcBuf band[2];         /**< h, v, d of [ref, dis] */
-    EvcBuf rst, add, flt_rst, flt_add, terms, rows, table;
-    float *h_rows;          /**< pinned: every scale's row sums */
-    float *h_terms;         /**< pinned: one scale's terms (p != 3 only) */
-    CUfunction k_dwt, k_decouple, k_terms, k_rows;
 } AdmCuda;
 
-static void twin_close(VmafFex *fex)
-{
-    AdmCuda *g = fex->twin_priv;
-    if (g) {
-        VmafCudaState *st = g->st;
-        if (!evc_push(st)) {
-            evc_sync(st);
-            for (int p = 0; p < 2; p++) {
-                evc_buf_free(st, &g->a[p][0]);
-                evc_buf_free(st, &g->a[p][1]);
-                evc_buf_free(st, &g->band[p]);
-            }
-            evc_buf_free(st, &g->rst);
-            evc_buf_free(st, &g->add);
-            evc_buf_free(st, &g->flt_rst);
-            evc_buf_free(st, &g->flt_add);
-            evc_buf_free(st, &g->terms);
-            evc_buf_free(st, &g->rows);
-            evc_buf_free(st, &g->table);
-            evc_host_free(st, (void **)&g->h_rows);
-            evc_host_free(st, (void **)&g->h_terms);
-            evc_pop(st);
-        }
-        free(g);
-        fex->twin_priv = NULL;
-    }
-    if (vmaf_fex_float_adm.close) vmaf_fex_float_adm.close(fex);
-}
+/** One frame in flight. */
+typedef struct AdmLane {
+    CUdeviceptr a[2][2];    /**< band a, [scale parity][ref, dis] */
+    CUdeviceptr band[2];    /**< h, v, d of [ref, dis] */
+    CUdeviceptr rst, add, flt_rst, flt_add, terms, rows, table;
+    float *h_rows;          /**< pinned: every scale's row sums (p = 3) */
+    float *h_terms;         /**< pinned: every scale's terms (p != 3 only) */
+    CUfunction k_dwt, k_decouple, k_terms, k_rows;
+} AdmLane;
 
 static int read_options(VmafFex *fex, AdmCuda *g)
 {
@@ -130,8 +105,7 @@ static int setup_division(VmafFex *fex, AdmCuda *g)
     g->mode = ADM_DIV_IEEE;
     if (fex->env.division != EXACTVMAF_DIVISION_RCP)
         return 0;
-    const uint32_t *table;
-    const int proven = adm_rcp_model_probe(&table);
+    const int proven = adm_rcp_model_probe(&g->rcp_table);
     if (proven < 0)
         return proven;  /* the CPU path's init has refused rcp already */
     if (!proven) {
@@ -143,219 +117,185 @@ static int setup_division(VmafFex *fex, AdmCuda *g)
         return 0;
     }
     g->mode = ADM_DIV_TABLE;
-    const size_t bytes = ADM_RCP_TABLE_SIZE * sizeof(uint32_t);
-    int err = evc_buf_alloc(g->st, &g->table, bytes);
-    if (!err) err = evc_upload(g->st, g->table.p, table, bytes);
-    if (!err) err = evc_sync(g->st);
-    return err;
-}
-
-static int alloc_buffers(AdmCuda *g)
-{
-    VmafCudaState *st = g->st;
-    const AdmScaleGeom *g0 = &g->geom[0];
-    g->bp = (int)evc_pitch_floats((unsigned)g0->w);
-    g->ps = (long long)g->bp * g0->h;
-    const size_t plane = (size_t)g->ps * sizeof(float);
-    const int cw = g0->cm.r - g0->cm.l, ch = g0->cm.b - g0->cm.t;
-    g->tp = (int)evc_pitch_floats((unsigned)cw);
-    g->tps = (long long)g->tp * ch;
-
-    g->n_rows = 0;
-    for (int s = 0; s < ADM_NUM_SCALES; s++) {
-        g->row_off[s] = g->n_rows;
-        g->n_rows += (size_t)ADM_SLOTS * (size_t)(g->geom[s].cm.b - g->geom[s].cm.t);
-    }
-    int err = 0;
-    for (int p = 0; p < 2 && !err; p++) {
-        err = evc_buf_alloc(st, &g->a[p][0], plane);
-        if (!err) err = evc_buf_alloc(st, &g->a[p][1], plane);
-        if (!err) err = evc_buf_alloc(st, &g->band[p], 3 * plane);
-    }
-    if (!err) err = evc_buf_alloc(st, &g->rst, 3 * plane);
-    if (!err) err = evc_buf_alloc(st, &g->add, 3 * plane);
-    if (!err) err = evc_buf_alloc(st, &g->flt_rst, 3 * plane);
-    if (!err) err = evc_buf_alloc(st, &g->flt_add, 3 * plane);
-    if (!err) err = evc_buf_alloc(st, &g->terms, ADM_SLOTS * (size_t)g->tps * sizeof(float));
-    if (!err) err = evc_buf_alloc(st, &g->rows, g->n_rows * sizeof(float));
-    if (!err) err = evc_host_alloc(st, (void **)&g->h_rows, g->n_rows * sizeof(float));
-    if (!err && !g->cube)
-        err = evc_host_alloc(st, (void **)&g->h_terms, ADM_SLOTS * (size_t)g->tps * sizeof(float));
-    if (!err) err = evc_function(st, &evc_fatbin_float_adm, "adm_dwt", &g->k_dwt);
-    if (!err) err = evc_function(st, &evc_fatbin_float_adm, "adm_decouple", &g->k_decouple);
-    if (!err) err = evc_function(st, &evc_fatbin_float_adm, "adm_terms", &g->k_terms);
-    if (!err) err = evc_function(st, &evc_fatbin_float_adm, "adm_row_sums", &g->k_rows);
-    return err;
+    return 0;
 }
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h)
 {
-    /* The CPU path validates the geometry and the options, with its messages. */
-    int err = vmaf_fex_float_adm.init(fex, pix_fmt, bpc, w, h);
-    if (err) return err;
-    AdmCuda *g = calloc(1, sizeof(*g));
-    if (!g) return -ENOMEM;
-    fex->twin_priv = g;
-    g->st = fex->env.cuda;
+    AdmCuda *g = fex->twin_priv;
     g->w = (int)w;
     g->h = (int)h;
     adm_geometry(g->w, g->h, g->geom);
-    err = read_options(fex, g);
+    int err = read_options(fex, g);
+    if (!err) err = setup_division(fex, g);
     if (err) return err;
-    err = evc_push(g->st);
-    if (err) return err;
-    err = setup_division(fex, g);
-    if (!err) err = alloc_buffers(g);
-    const int err2 = evc_pop(g->st);
-    return err ? err : err2;
+    const AdmScaleGeom *g0 = &g->geom[0];
+    g->bp = (int)evc_pitch_floats((unsigned)g0->w);
+    g->ps = (long long)g->bp * g0->h;
+    /* p = 3 sums rows on the device, so one scale's terms at a time; else
+     * every scale's terms come back for the host's powf. */
+    g->n_rows = g->n_terms = 0;
+    for (int s = 0; s < ADM_NUM_SCALES; s++) {
+        const AdmRect *c = &g->geom[g->cube ? 0 : s].cm;
+        const int cw = c->r - c->l, ch = c->b - c->t;
+        g->tp[s] = (int)evc_pitch_floats((unsigned)cw);
+        g->tps[s] = (long long)g->tp[s] * ch;
+        g->term_off[s] = g->cube ? 0 : g->n_terms;
+        if (!g->cube || s == 0) g->n_terms += ADM_SLOTS * (size_t)g->tps[s];
+        g->row_off[s] = g->n_rows;
+        g->n_rows += (size_t)ADM_SLOTS * (size_t)(g->geom[s].cm.b - g->geom[s].cm.t);
+    }
+    (void)pix_fmt, (void)bpc;
+    return vmaf_gpu_use_float(fex->env.gpu, 3, 0, -128.0f);
+}
+
+static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
+{
+    const AdmCuda *g = fex->twin_priv;
+    AdmLane *q = lp;
+    const size_t plane = (size_t)g->ps * sizeof(float);
+    int err = 0;
+    for (int p = 0; p < 2 && !err; p++) {
+        err = vmaf_gpu_alloc(l, &q->a[p][0], plane);
+        if (!err) err = vmaf_gpu_alloc(l, &q->a[p][1], plane);
+        if (!err) err = vmaf_gpu_alloc(l, &q->band[p], 3 * plane);
+    }
+    if (!err) err = vmaf_gpu_alloc(l, &q->rst, 3 * plane);
+    if (!err) err = vmaf_gpu_alloc(l, &q->add, 3 * plane);
+    if (!err) err = vmaf_gpu_alloc(l, &q->flt_rst, 3 * plane);
+    if (!err) err = vmaf_gpu_alloc(l, &q->flt_add, 3 * plane);
+    if (!err) err = vmaf_gpu_alloc(l, &q->terms, g->n_terms * sizeof(float));
+    if (!err && g->cube) err = vmaf_gpu_alloc(l, &q->rows, g->n_rows * sizeof(float));
+    if (!err && g->cube)
+        err = vmaf_gpu_alloc_host(l, (void **)&q->h_rows, g->n_rows * sizeof(float));
+    if (!err && !g->cube)
+        err = vmaf_gpu_alloc_host(l, (void **)&q->h_terms, g->n_terms * sizeof(float));
+    if (!err && g->mode == ADM_DIV_TABLE)
+        err = vmaf_gpu_const(l, &q->table, g->rcp_table, ADM_RCP_TABLE_SIZE * sizeof(uint32_t));
+    const EvcFatbin *fb = &evc_fatbin_float_adm;
+    if (!err) err = vmaf_gpu_kernel(l, fb, "adm_dwt", &q->k_dwt);
+    if (!err) err = vmaf_gpu_kernel(l, fb, "adm_decouple", &q->k_decouple);
+    if (!err) err = vmaf_gpu_kernel(l, fb, "adm_terms", &q->k_terms);
+    if (!err) err = vmaf_gpu_kernel(l, fb, "adm_row_sums", &q->k_rows);
+    return err;
 }
 
 /* Queue one scale: DWT, decouple, terms, row sums. src is the scale's input. */
-static int queue_scale(AdmCuda *g, int s, CUdeviceptr src_ref, CUdeviceptr src_dis, int sp)
+static int queue_scale(const AdmCuda *g, VmafGpuLane *l, AdmLane *q, int s,
+                       CUdeviceptr src_ref, CUdeviceptr src_dis, int sp)
 {
-    VmafCudaState *st = g->st;
     const AdmScaleGeom *geo = &g->geom[s];
-    const int full = !(s == 0 && g->skip0);
-    int in_w = geo->in_w, in_h = geo->in_h;
-    CUdeviceptr a_ref = g->a[s & 1][0].p, a_dis = g->a[s & 1][1].p;
-    CUdeviceptr b_ref = g->band[0].p, b_dis = g->band[1].p;
+    int full = !(s == 0 && g->skip0);
+    int in_w = geo->in_w, in_h = geo->in_h, bp = g->bp;
+    long long ps = g->ps;
+    CUdeviceptr a_ref = q->a[s & 1][0], a_dis = q->a[s & 1][1];
+    CUdeviceptr b_ref = q->band[0], b_dis = q->band[1];
     void *dwt_args[] = { &src_ref, &src_dis, &sp, &in_w, &in_h, &a_ref, &a_dis, &b_ref,
-                         &b_dis, &g->bp, &g->ps, (void *)&full };
-    int err = evc_launch(st, g->k_dwt, (unsigned)geo->w, (unsigned)geo->h, 2, 32, 8, dwt_args);
+                         &b_dis, &bp, &ps, &full };
+    int err = vmaf_gpu_launch(l, q->k_dwt, (unsigned)geo->w, (unsigned)geo->h, 2, 32, 8,
+                              dwt_args);
     if (err || !full) return err;
 
-    const AdmRect *d = &geo->dec;
+    AdmRect d = geo->dec;
     float rf0 = g->rf[s][0], rf1 = g->rf[s][1], rf2 = g->rf[s][2];
-    void *dec_args[] = { &b_ref, &b_dis, &g->bp, &g->ps, (void *)&d->l, (void *)&d->t,
-                         (void *)&d->r, (void *)&d->b, &rf0, &rf1, &rf2, &g->egl, &g->mode,
-                         &g->table.p, &g->rst.p, &g->add.p, &g->flt_rst.p, &g->flt_add.p };
-    err = evc_launch(st, g->k_decouple, (unsigned)(d->r - d->l), (unsigned)(d->b - d->t), 1,
-                     32, 8, dec_args);
+    double egl = g->egl;
+    int mode = g->mode;
+    void *dec_args[] = { &b_ref, &b_dis, &bp, &ps, &d.l, &d.t, &d.r, &d.b, &rf0, &rf1, &rf2,
+                         &egl, &mode, &q->table, &q->rst, &q->add, &q->flt_rst, &q->flt_add };
+    err = vmaf_gpu_launch(l, q->k_decouple, (unsigned)(d.r - d.l), (unsigned)(d.b - d.t), 1,
+                          32, 8, dec_args);
     if (err) return err;
 
-    const AdmRect *c = &geo->cm;
-    int bw = geo->w, bh = geo->h, bypass = g->bypass, cube = g->cube;
-    void *term_args[] = { &b_ref, &g->rst.p, &g->add.p, &g->flt_rst.p, &g->flt_add.p, &g->bp,
-                          &g->ps, &bw, &bh, (void *)&c->l, (void *)&c->t, (void *)&c->r,
-                          (void *)&c->b, &rf0, &rf1, &rf2, &bypass, &cube, &g->terms.p,
-                          &g->tp, &g->tps };
-    int cw = c->r - c->l, ch = c->b - c->t;
-    err = evc_launch(st, g->k_terms, (unsigned)cw, (unsigned)ch, 1, 32, 8, term_args);
+    AdmRect c = geo->cm;
+    int bw = geo->w, bh = geo->h, bypass = g->bypass, cube = g->cube, tp = g->tp[s];
+    long long tps = g->tps[s];
+    CUdeviceptr terms = q->terms + g->term_off[s] * sizeof(float);
+    void *term_args[] = { &b_ref, &q->rst, &q->add, &q->flt_rst, &q->flt_add, &bp, &ps, &bw,
+                          &bh, &c.l, &c.t, &c.r, &c.b, &rf0, &rf1, &rf2, &bypass, &cube,
+                          &terms, &tp, &tps };
+    int cw = c.r - c.l, ch = c.b - c.t;
+    err = vmaf_gpu_launch(l, q->k_terms, (unsigned)cw, (unsigned)ch, 1, 32, 8, term_args);
     if (err || !g->cube) return err;
 
-    CUdeviceptr rows = g->rows.p + g->row_off[s] * sizeof(float);
-    void *row_args[] = { &g->terms.p, &g->tp, &g->tps, &cw, &ch, &rows };
-    return evc_launch(st, g->k_rows, (unsigned)ch, 1, ADM_SLOTS, 64, 1, row_args);
+    CUdeviceptr rows = q->rows + g->row_off[s] * sizeof(float);
+    void *row_args[] = { &terms, &tp, &tps, &cw, &ch, &rows };
+    return vmaf_gpu_launch(l, q->k_rows, (unsigned)ch, 1, ADM_SLOTS, 64, 1, row_args);
 }
 
-/* p != 3: this scale's unraised terms come back; the host raises and sums
- * them with its powf, rows left to right then top to bottom, as the CPU. */
-static int host_pow_sums(AdmCuda *g, int s, float acc[ADM_SLOTS])
+static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    VmafCudaState *st = g->st;
-    const AdmRect *c = &g->geom[s].cm;
-    const int cw = c->r - c->l, ch = c->b - c->t;
-    evc_phase(st, EVC_PHASE_READBACK);
-    int err = evc_download(st, g->h_terms, g->terms.p,
-                           ADM_SLOTS * (size_t)g->tps * sizeof(float));
-    if (!err) err = evc_sync(st);
-    if (err) return err;
-    for (int k = 0; k < ADM_SLOTS; k++) {
-        float total = 0.0f;
-        for (int i = 0; i < ch; i++) {
-            const float *t = g->h_terms + k * g->tps + (size_t)i * g->tp;
-            float row = 0.0f;
-            for (int j = 0; j < cw; j++)
-                row = FADD(row, powf(t[j], g->pf));
-            total = FADD(total, row);
-        }
-        acc[k] = total;
-    }
-    return 0;
-}
-
-static int run_frame(AdmCuda *g, const VmafPicture *ref, const VmafPicture *dist,
-                     unsigned index, AdmScaleAccum acc[ADM_NUM_SCALES])
-{
-    VmafCudaState *st = g->st;
+    const AdmCuda *g = fex->twin_priv;
+    AdmLane *q = lp;
+    VmafGpuLane *l = fr->lane;
     CUdeviceptr src_ref, src_dis;
     size_t pitch;
-    int err = evc_plane_float(st, ref, 0, index, -128.0f, &src_ref, &pitch);
-    if (!err) err = evc_plane_float(st, dist, 0, index, -128.0f, &src_dis, &pitch);
-    if (err) return err;
-
-    float sums[ADM_NUM_SCALES][ADM_SLOTS];
-    memset(sums, 0, sizeof(sums));
+    int err = vmaf_gpu_plane_float(fr, VMAF_GPU_REF, 0, -128.0f, &src_ref, &pitch);
+    if (!err) err = vmaf_gpu_plane_float(fr, VMAF_GPU_DIST, 0, -128.0f, &src_dis, &pitch);
     int sp = (int)pitch;
-    for (int s = 0; s < ADM_NUM_SCALES; s++) {
-        evc_phase(st, EVC_PHASE_KERNELS);
-        err = queue_scale(g, s, src_ref, src_dis, sp);
-        if (err) return err;
-        if (!g->cube && !(s == 0 && g->skip0)) {
-            err = host_pow_sums(g, s, sums[s]);
-            if (err) return err;
-        }
+    for (int s = 0; s < ADM_NUM_SCALES && !err; s++) {
+        err = queue_scale(g, l, q, s, src_ref, src_dis, sp);
         /* The next scale reads this scale's band a. */
-        src_ref = g->a[s & 1][0].p;
-        src_dis = g->a[s & 1][1].p;
+        src_ref = q->a[s & 1][0];
+        src_dis = q->a[s & 1][1];
         sp = g->bp;
     }
-    if (g->cube) {
-        evc_phase(st, EVC_PHASE_READBACK);
-        err = evc_download(st, g->h_rows, g->rows.p, g->n_rows * sizeof(float));
-        if (!err) err = evc_sync(st);
-        if (err) return err;
-        for (int s = 0; s < ADM_NUM_SCALES; s++) {
-            if (s == 0 && g->skip0) continue;
-            const int ch = g->geom[s].cm.b - g->geom[s].cm.t;
-            for (int k = 0; k < ADM_SLOTS; k++) {
-                const float *r = g->h_rows + g->row_off[s] + (size_t)k * ch;
-                float total = 0.0f;
-                for (int i = 0; i < ch; i++)
-                    total = FADD(total, r[i]);
-                sums[s][k] = total;
-            }
-        }
-    }
-    for (int s = 0; s < ADM_NUM_SCALES; s++) {
-        for (int b = 0; b < 3; b++) {
-            acc[s].den[b] = sums[s][b];
-            acc[s].num[b] = sums[s][3 + b];
-            acc[s].aim[b] = sums[s][6 + b];
-        }
-    }
-    return 0;
+    if (!err && g->cube)
+        err = vmaf_gpu_download(l, q->h_rows, q->rows, g->n_rows * sizeof(float));
+    if (!err && !g->cube)
+        err = vmaf_gpu_download(l, q->h_terms, q->terms, g->n_terms * sizeof(float));
+    return err;
 }
 
-static int twin_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
-                        unsigned index)
+/* One slot's total over scale s: p = 3, the device's row sums added top to
+ * bottom; else the host raises each term with its powf and sums rows left
+ * to right, then top to bottom, as the CPU. */
+static float slot_total(const AdmCuda *g, const AdmLane *q, int s, int k)
 {
-    AdmCuda *g = fex->twin_priv;
-    if (ref->w[0] != (unsigned)g->w || ref->h[0] != (unsigned)g->h ||
-        dist->w[0] != (unsigned)g->w || dist->h[0] != (unsigned)g->h) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "float_adm: frame %u is %ux%u, init had %dx%d",
-                 index, ref->w[0], ref->h[0], g->w, g->h);
-        return -EINVAL;
+    const AdmRect *c = &g->geom[s].cm;
+    const int cw = c->r - c->l, ch = c->b - c->t;
+    float total = 0.0f;
+    if (g->cube) {
+        const float *r = q->h_rows + g->row_off[s] + (size_t)k * ch;
+        for (int i = 0; i < ch; i++)
+            total = FADD(total, r[i]);
+        return total;
     }
-    AdmScaleAccum acc[ADM_NUM_SCALES];
-    evc_twin_begin(g->st, "float_adm");
-    int err = evc_push(g->st);
-    if (err) return err;
-    err = run_frame(g, ref, dist, index, acc);
-    const int err2 = evc_pop(g->st);
-    if (err || err2) return err ? err : err2;
+    for (int i = 0; i < ch; i++) {
+        const float *t = q->h_terms + g->term_off[s] + k * g->tps[s] + (size_t)i * g->tp[s];
+        float row = 0.0f;
+        for (int j = 0; j < cw; j++)
+            row = FADD(row, powf(t[j], g->pf));
+        total = FADD(total, row);
+    }
+    return total;
+}
 
+static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
+{
+    const AdmCuda *g = fex->twin_priv;
+    const AdmLane *q = lp;
+    AdmScaleAccum acc[ADM_NUM_SCALES];
+    memset(acc, 0, sizeof(acc));
+    for (int s = 0; s < ADM_NUM_SCALES; s++) {
+        if (s == 0 && g->skip0) continue;
+        for (int b = 0; b < 3; b++) {
+            acc[s].den[b] = slot_total(g, q, s, b);
+            acc[s].num[b] = slot_total(g, q, s, 3 + b);
+            acc[s].aim[b] = slot_total(g, q, s, 6 + b);
+        }
+    }
     AdmScores sc;
     adm_conclude(acc, g->geom, &g->pool, g->w, g->h, &sc);
-    evc_twin_end(g->st);
-
-    return adm_emit(fex, &sc, g->debug, index);
+    return adm_emit(fex, &sc, g->debug, fr->index);
 }
 
 const VmafFexTwin vmaf_fex_float_adm_cuda = {
     .backend = "cuda",
+    .priv_size = sizeof(AdmCuda),
+    .lane_size = sizeof(AdmLane),
     .init = twin_init,
-    .extract = twin_extract,
-    .close = twin_close,
+    .lane_init = lane_init,
+    .enqueue = enqueue,
+    .conclude = conclude,
 };

@@ -1,10 +1,13 @@
 /*
- * float_motion's CUDA twin: host side. The CPU path's init validates the
- * geometry and options; the blurs of the frames stay on the device, one
- * thread per row forms each row's SAD (float_motion_cuda.cu), and here the
- * rows are added top to bottom with motion_sum_rows() and the frame is
- * concluded by motion_conclude_frame() / motion_conclude_flush(), the CPU's.
- * motion_force_zero reads no samples: the CPU path computes it.
+ * float_motion's CUDA twin: host side, a temporal twin of the GPU frame
+ * pipeline. Each frame's blur stays on its lane; the SAD against the
+ * previous frame's blur (read from that frame's lane, or rebuilt from the
+ * picture the pipeline uploads at the start of a device's block) is formed
+ * one thread per row (float_motion_cuda.cu), and here the rows are added top
+ * to bottom with motion_sum_rows() and the frame is concluded by
+ * motion_conclude_frame() / motion_conclude_flush(), the CPU's.
+ * motion_force_zero reads no samples: the twin queues nothing and
+ * concludes with the CPU path's constants.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -12,13 +15,12 @@
 #include <string.h>
 
 #include "feature/extractor.h"
-#include "gpu/cuda/cuda_common.h"
+#include "gpu/pipeline.h"
 #include "log.h"
 
 #include "motion_arith.h"
 #include "motion_conclude.h"
 
-extern const VmafFeatureExtractor vmaf_fex_float_motion;
 extern const EvcFatbin evc_fatbin_float_motion;
 
 /* Same layout as float_motion_cuda.cu's kernel argument. */
@@ -27,69 +29,77 @@ typedef struct MotionTaps {
     int n;
 } MotionTaps;
 
-typedef struct MotionCudaPlane {
-    int alloc_w, alloc_h;   /**< largest size the plane may have */
-    int w, h;               /**< size at frame 0 (kept for every frame) */
-    int pitch;
-    EvcBuf blur[2];         /**< blur of frame n in blur[n & 1] */
-    EvcBuf s1[2];           /**< its scale-1 downscale */
-} MotionCudaPlane;
-
 typedef struct MotionCuda {
-    VmafCudaState *st;
-    bool force_zero, scale1;
-    unsigned n_planes, bpc;
+    bool scale1, force_zero;
+    unsigned n_planes;
+    int w[3], h[3], pitch[3];   /**< plane sizes (the pictures') and float pitch */
     MotionTaps taps;
-    MotionCudaPlane plane[3];
     int s1w, s1h, s1pitch;
-    EvcBuf x1, x2, dx, y1, y2, dy;
-    EvcBuf tmp, rows;
-    float *h_rows;
     int rows_per_plane;
-    unsigned next_index;
-    MotionConclusion conc;
-    CUfunction k_blur_v, k_blur_h, k_sad, k_down;
+    unsigned next_index;        /**< enqueue's: frames must come 0, 1, 2, ... */
+    MotionConclusion conc;      /**< conclude's */
 } MotionCuda;
 
-static void twin_close(VmafFex *fex)
+/** One frame in flight. */
+typedef struct MotionLane {
+    CUdeviceptr blur[3];        /**< this frame's blur, for the next frame */
+    CUdeviceptr s1[3];          /**< its scale-1 downscale */
+    /** The previous frame's, rebuilt at a seam (several devices only). */
+    CUdeviceptr prime_blur[3], prime_s1[3];
+    CUdeviceptr x1, x2, dx, y1, y2, dy;
+    CUdeviceptr tmp, rows;
+    float *h_rows;
+    CUfunction k_blur_v, k_blur_h, k_sad, k_down;
+} MotionLane;
+
+static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                     unsigned w, unsigned h)
 {
     MotionCuda *g = fex->twin_priv;
-    if (g && g->st) {
-        VmafCudaState *st = g->st;
-        if (!evc_push(st)) {
-            evc_sync(st);
-            for (unsigned p = 0; p < 3; p++) {
-                for (int k = 0; k < 2; k++) {
-                    evc_buf_free(st, &g->plane[p].blur[k]);
-                    evc_buf_free(st, &g->plane[p].s1[k]);
-                }
-            }
-            EvcBuf *b[] = { &g->x1, &g->x2, &g->dx, &g->y1, &g->y2, &g->dy, &g->tmp, &g->rows };
-            for (size_t i = 0; i < sizeof(b) / sizeof(b[0]); i++)
-                evc_buf_free(st, b[i]);
-            evc_host_free(st, (void **)&g->h_rows);
-            evc_pop(st);
-        }
+    bool debug, uv;
+    int filter_size;
+    int err = evc_opt_bool(fex, "debug", &debug);
+    if (!err) err = evc_opt_bool(fex, "motion_force_zero", &g->force_zero);
+    if (!err) err = evc_opt_double(fex, "motion_fps_weight", &g->conc.p.fps_weight);
+    if (!err) err = evc_opt_double(fex, "motion_blend_factor", &g->conc.p.blend_factor);
+    if (!err) err = evc_opt_double(fex, "motion_blend_offset", &g->conc.p.blend_offset);
+    if (!err) err = evc_opt_double(fex, "motion_max_val", &g->conc.p.max_val);
+    if (!err) err = evc_opt_bool(fex, "motion_add_scale1", &g->scale1);
+    if (!err) err = evc_opt_int(fex, "motion_filter_size", &filter_size);
+    if (!err) err = evc_opt_bool(fex, "motion_add_uv", &uv);
+    if (err) return err;
+    if (g->force_zero) return 0;    /* no samples read: nothing to queue */
+    g->conc.debug = debug;
+    g->n_planes = uv ? 3 : 1;
+    g->taps.n = motion_filter_taps(filter_size, g->taps.f);
+    /* The pictures' plane sizes (chroma rounded down); the CPU's init has
+     * checked them against the blur's width. */
+    const unsigned ss_x = pix_fmt != VMAF_PIX_FMT_YUV444P, ss_y = pix_fmt == VMAF_PIX_FMT_YUV420P;
+    int max_rows = 0;
+    for (unsigned p = 0; p < g->n_planes; p++) {
+        g->w[p] = (int)(p ? w >> ss_x : w);
+        g->h[p] = (int)(p ? h >> ss_y : h);
+        g->pitch[p] = (int)evc_pitch_floats((unsigned)g->w[p]);
+        if (g->h[p] > max_rows) max_rows = g->h[p];
+        err = vmaf_gpu_use_float(fex->env.gpu, 1, p, -128.0f);
+        if (err) return err;
     }
-    free(g);
-    fex->twin_priv = NULL;
-    if (vmaf_fex_float_motion.close) vmaf_fex_float_motion.close(fex);
-}
-
-static int upload_table(VmafCudaState *st, EvcBuf *b, const void *host, size_t bytes)
-{
-    int err = evc_buf_alloc(st, b, bytes);
-    if (!err) err = evc_upload(st, b->p, host, bytes);
-    return err;
+    if (g->scale1) {
+        g->s1w = motion_scale1_size((int)w);
+        g->s1h = motion_scale1_size((int)h);
+        g->s1pitch = (int)evc_pitch_floats((unsigned)g->s1w);
+    }
+    /* Per plane: its rows, then its scale-1 rows. */
+    g->rows_per_plane = max_rows + (g->scale1 ? g->s1h : 0);
+    vmaf_gpu_use_history(fex->env.gpu, 1);
+    (void)bpc;
+    return 0;
 }
 
 /* motion_add_scale1: the CPU's column / row positions (float_motion.c init_scale1). */
-static int setup_scale1(MotionCuda *g, int w, int h)
+static int lane_scale1(const MotionCuda *g, VmafGpuLane *l, MotionLane *q, bool prime)
 {
-    VmafCudaState *st = g->st;
-    g->s1w = motion_scale1_size(w);
-    g->s1h = motion_scale1_size(h);
-    g->s1pitch = (int)evc_pitch_floats((unsigned)g->s1w);
+    const int w = g->w[0], h = g->h[0];
     int *x1 = malloc(sizeof(int) * g->s1w), *x2 = malloc(sizeof(int) * g->s1w);
     int *y1 = malloc(sizeof(int) * g->s1h), *y2 = malloc(sizeof(int) * g->s1h);
     float *dx = malloc(sizeof(float) * g->s1w), *dy = malloc(sizeof(float) * g->s1h);
@@ -101,14 +111,12 @@ static int setup_scale1(MotionCuda *g, int w, int h)
             motion_bilinear_coord(x, rx, w, &x1[x], &x2[x], &dx[x]);
         for (int y = 0; y < g->s1h; y++)
             motion_bilinear_coord(y, ry, h, &y1[y], &y2[y], &dy[y]);
-        err = upload_table(st, &g->x1, x1, sizeof(int) * g->s1w);
-        if (!err) err = upload_table(st, &g->x2, x2, sizeof(int) * g->s1w);
-        if (!err) err = upload_table(st, &g->dx, dx, sizeof(float) * g->s1w);
-        if (!err) err = upload_table(st, &g->y1, y1, sizeof(int) * g->s1h);
-        if (!err) err = upload_table(st, &g->y2, y2, sizeof(int) * g->s1h);
-        if (!err) err = upload_table(st, &g->dy, dy, sizeof(float) * g->s1h);
-        /* The host tables are read by the copies: wait before freeing them. */
-        if (!err) err = evc_sync(st);
+        err = vmaf_gpu_const(l, &q->x1, x1, sizeof(int) * g->s1w);
+        if (!err) err = vmaf_gpu_const(l, &q->x2, x2, sizeof(int) * g->s1w);
+        if (!err) err = vmaf_gpu_const(l, &q->dx, dx, sizeof(float) * g->s1w);
+        if (!err) err = vmaf_gpu_const(l, &q->y1, y1, sizeof(int) * g->s1h);
+        if (!err) err = vmaf_gpu_const(l, &q->y2, y2, sizeof(int) * g->s1h);
+        if (!err) err = vmaf_gpu_const(l, &q->dy, dy, sizeof(float) * g->s1h);
     }
     free(x1);
     free(x2);
@@ -116,216 +124,141 @@ static int setup_scale1(MotionCuda *g, int w, int h)
     free(y2);
     free(dx);
     free(dy);
+    const size_t bytes = (size_t)g->s1pitch * g->s1h * sizeof(float);
     for (unsigned p = 0; p < g->n_planes && !err; p++) {
-        const size_t bytes = (size_t)g->s1pitch * g->s1h * sizeof(float);
-        err = evc_buf_alloc(st, &g->plane[p].s1[0], bytes);
-        if (!err) err = evc_buf_alloc(st, &g->plane[p].s1[1], bytes);
+        err = vmaf_gpu_alloc(l, &q->s1[p], bytes);
+        if (!err && prime) err = vmaf_gpu_alloc(l, &q->prime_s1[p], bytes);
     }
     return err;
 }
 
-static int setup(MotionCuda *g, enum VmafPixelFormat pix_fmt, unsigned w, unsigned h)
+static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 {
-    VmafCudaState *st = g->st;
-    g->plane[0].alloc_w = (int)w;
-    g->plane[0].alloc_h = (int)h;
-    if (g->n_planes == 3) {
-        /* Room for rounded-up chroma, as the CPU path allocates. */
-        const unsigned ss_x = pix_fmt != VMAF_PIX_FMT_YUV444P;
-        const unsigned ss_y = pix_fmt == VMAF_PIX_FMT_YUV420P;
-        for (unsigned p = 1; p < 3; p++) {
-            g->plane[p].alloc_w = (int)((w + ss_x) >> ss_x);
-            g->plane[p].alloc_h = (int)((h + ss_y) >> ss_y);
-        }
-    }
-    int err = 0, max_rows = 0;
+    const MotionCuda *g = fex->twin_priv;
+    MotionLane *q = lp;
+    if (g->force_zero) return 0;
+    int err = 0;
     size_t max_plane = 0;
     for (unsigned p = 0; p < g->n_planes && !err; p++) {
-        MotionCudaPlane *pl = &g->plane[p];
-        pl->pitch = (int)evc_pitch_floats((unsigned)pl->alloc_w);
-        const size_t bytes = (size_t)pl->pitch * pl->alloc_h * sizeof(float);
+        const size_t bytes = (size_t)g->pitch[p] * g->h[p] * sizeof(float);
         if (bytes > max_plane) max_plane = bytes;
-        err = evc_buf_alloc(st, &pl->blur[0], bytes);
-        if (!err) err = evc_buf_alloc(st, &pl->blur[1], bytes);
-        if (pl->alloc_h > max_rows) max_rows = pl->alloc_h;
+        err = vmaf_gpu_alloc(l, &q->blur[p], bytes);
+        if (!err && vmaf_gpu_device_count(fex->env.gpu) > 1)
+            err = vmaf_gpu_alloc(l, &q->prime_blur[p], bytes);
     }
-    if (!err && g->scale1) err = setup_scale1(g, (int)w, (int)h);
-    /* Per plane: its rows, then its scale-1 rows. */
-    g->rows_per_plane = max_rows + (g->scale1 ? g->s1h : 0);
+    if (!err && g->scale1) err = lane_scale1(g, l, q, vmaf_gpu_device_count(fex->env.gpu) > 1);
     const size_t row_bytes = (size_t)g->rows_per_plane * g->n_planes * sizeof(float);
-    if (!err) err = evc_buf_alloc(st, &g->tmp, max_plane);
-    if (!err) err = evc_buf_alloc(st, &g->rows, row_bytes);
-    if (!err) err = evc_host_alloc(st, (void **)&g->h_rows, row_bytes);
-    if (!err) err = evc_function(st, &evc_fatbin_float_motion, "motion_blur_v", &g->k_blur_v);
-    if (!err) err = evc_function(st, &evc_fatbin_float_motion, "motion_blur_h", &g->k_blur_h);
-    if (!err) err = evc_function(st, &evc_fatbin_float_motion, "motion_sad_rows", &g->k_sad);
-    if (!err) err = evc_function(st, &evc_fatbin_float_motion, "motion_downscale", &g->k_down);
+    if (!err) err = vmaf_gpu_alloc(l, &q->tmp, max_plane);
+    if (!err) err = vmaf_gpu_alloc(l, &q->rows, row_bytes);
+    if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_rows, row_bytes);
+    const EvcFatbin *fb = &evc_fatbin_float_motion;
+    if (!err) err = vmaf_gpu_kernel(l, fb, "motion_blur_v", &q->k_blur_v);
+    if (!err) err = vmaf_gpu_kernel(l, fb, "motion_blur_h", &q->k_blur_h);
+    if (!err) err = vmaf_gpu_kernel(l, fb, "motion_sad_rows", &q->k_sad);
+    if (!err) err = vmaf_gpu_kernel(l, fb, "motion_downscale", &q->k_down);
     return err;
 }
 
-static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+/* Blur plane p of src (and downscale it with scale1) into blur / s1. */
+static int blur(const MotionCuda *g, VmafGpuLane *l, MotionLane *q, unsigned p,
+                CUdeviceptr src, size_t src_pitch, CUdeviceptr dst, CUdeviceptr s1)
 {
-    /* The CPU path validates the geometry and the options, with its messages. */
-    int err = vmaf_fex_float_motion.init(fex, pix_fmt, bpc, w, h);
-    if (err) return err;
-    MotionCuda *g = calloc(1, sizeof(*g));
-    if (!g) return -ENOMEM;
-    fex->twin_priv = g;
-    bool debug, uv;
-    int filter_size;
-    err = evc_opt_bool(fex, "debug", &debug);
-    if (!err) err = evc_opt_bool(fex, "motion_force_zero", &g->force_zero);
-    if (!err) err = evc_opt_double(fex, "motion_fps_weight", &g->conc.p.fps_weight);
-    if (!err) err = evc_opt_double(fex, "motion_blend_factor", &g->conc.p.blend_factor);
-    if (!err) err = evc_opt_double(fex, "motion_blend_offset", &g->conc.p.blend_offset);
-    if (!err) err = evc_opt_double(fex, "motion_max_val", &g->conc.p.max_val);
-    if (!err) err = evc_opt_bool(fex, "motion_add_scale1", &g->scale1);
-    if (!err) err = evc_opt_int(fex, "motion_filter_size", &filter_size);
-    if (!err) err = evc_opt_bool(fex, "motion_add_uv", &uv);
-    if (err) return err;
-    g->conc.debug = debug;
-    if (g->force_zero) return 0;    /* no samples read: the CPU path does it */
-
-    g->st = fex->env.cuda;
-    g->bpc = bpc;
-    g->n_planes = uv ? 3 : 1;
-    g->taps.n = motion_filter_taps(filter_size, g->taps.f);
-    err = evc_push(g->st);
-    if (err) {
-        g->st = NULL;
-        return err;
-    }
-    err = setup(g, pix_fmt, w, h);
-    const int err2 = evc_pop(g->st);
-    return err ? err : err2;
-}
-
-static int check_plane(MotionCuda *g, const VmafPicture *pic, unsigned p, unsigned index)
-{
-    MotionCudaPlane *pl = &g->plane[p];
-    const int w = (int)pic->w[p], h = (int)pic->h[p];
-    const int min = g->taps.n / 2 + 1;
-    bool ok;
-    if (p == 0 || g->scale1)
-        ok = w == pl->alloc_w && h == pl->alloc_h;
-    else
-        ok = w >= min && h >= min && w <= pl->alloc_w && h <= pl->alloc_h &&
-             (index == 0 || (w == pl->w && h == pl->h));
-    if (!ok) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                 "float_motion: frame %u plane %u is %dx%d, which does not match "
-                 "the size given at init", index, p, w, h);
-        return -EINVAL;
-    }
-    pl->w = w;
-    pl->h = h;
-    return 0;
-}
-
-/* Queue plane p's blur (and downscale), and its SADs against the previous frame. */
-static int queue_plane(MotionCuda *g, const VmafPicture *ref, unsigned p, unsigned index)
-{
-    VmafCudaState *st = g->st;
-    MotionCudaPlane *pl = &g->plane[p];
-    CUdeviceptr src;
-    size_t sp_sz;
-    int err = evc_plane_float(st, ref, p, index, -128.0f, &src, &sp_sz);
-    if (err) return err;
-    evc_phase(st, EVC_PHASE_KERNELS);
-    int sp = (int)sp_sz, w = pl->w, h = pl->h;
-    CUdeviceptr cur = pl->blur[index & 1].p, prev = pl->blur[(index + 1) & 1].p;
-    void *va[] = { &src, &sp, &w, &h, &g->taps, &g->tmp.p, &pl->pitch };
-    err = evc_launch(st, g->k_blur_v, (unsigned)w, (unsigned)h, 1, 32, 8, va);
-    void *ha[] = { &g->tmp.p, &pl->pitch, &w, &h, &g->taps, &cur, &pl->pitch };
-    if (!err) err = evc_launch(st, g->k_blur_h, (unsigned)w, (unsigned)h, 1, 32, 8, ha);
-    CUdeviceptr rows = g->rows.p + (size_t)p * g->rows_per_plane * sizeof(float);
-    if (!err && index) {
-        void *sa[] = { &prev, &cur, &pl->pitch, &w, &h, &rows };
-        err = evc_launch(st, g->k_sad, (unsigned)h, 1, 1, 64, 1, sa);
-    }
+    int sp = (int)src_pitch, w = g->w[p], h = g->h[p], pitch = g->pitch[p];
+    MotionTaps taps = g->taps;
+    void *va[] = { &src, &sp, &w, &h, &taps, &q->tmp, &pitch };
+    int err = vmaf_gpu_launch(l, q->k_blur_v, (unsigned)w, (unsigned)h, 1, 32, 8, va);
+    void *ha[] = { &q->tmp, &pitch, &w, &h, &taps, &dst, &pitch };
+    if (!err) err = vmaf_gpu_launch(l, q->k_blur_h, (unsigned)w, (unsigned)h, 1, 32, 8, ha);
     if (err || !g->scale1) return err;
-
-    CUdeviceptr s1cur = pl->s1[index & 1].p, s1prev = pl->s1[(index + 1) & 1].p;
-    void *da[] = { &cur, &pl->pitch, &g->s1w, &g->s1h, &g->x1.p, &g->x2.p, &g->dx.p,
-                   &g->y1.p, &g->y2.p, &g->dy.p, &s1cur, &g->s1pitch };
-    err = evc_launch(st, g->k_down, (unsigned)g->s1w, (unsigned)g->s1h, 1, 32, 8, da);
-    if (!err && index) {
-        CUdeviceptr s1rows = rows + (size_t)pl->alloc_h * sizeof(float);
-        void *sa[] = { &s1prev, &s1cur, &g->s1pitch, &g->s1w, &g->s1h, &s1rows };
-        err = evc_launch(st, g->k_sad, (unsigned)g->s1h, 1, 1, 64, 1, sa);
-    }
-    return err;
+    int s1w = g->s1w, s1h = g->s1h, s1p = g->s1pitch;
+    void *da[] = { &dst, &pitch, &s1w, &s1h, &q->x1, &q->x2, &q->dx, &q->y1, &q->y2, &q->dy,
+                   &s1, &s1p };
+    return vmaf_gpu_launch(l, q->k_down, (unsigned)s1w, (unsigned)s1h, 1, 32, 8, da);
 }
 
-static int twin_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
-                        unsigned index)
+static int sad_rows(VmafGpuLane *l, const MotionLane *q, CUdeviceptr prev, CUdeviceptr cur,
+                    int pitch, int w, int h, CUdeviceptr rows)
+{
+    void *sa[] = { &prev, &cur, &pitch, &w, &h, &rows };
+    return vmaf_gpu_launch(l, q->k_sad, (unsigned)h, 1, 1, 64, 1, sa);
+}
+
+static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     MotionCuda *g = fex->twin_priv;
-    if (g->force_zero)
-        return vmaf_fex_float_motion.extract(fex, ref, dist, index);
+    MotionLane *q = lp;
+    VmafGpuLane *l = fr->lane;
+    if (g->force_zero) return 0;
     /* The blur ring and the schedule assume frames 0, 1, 2, ... */
-    if (index != g->next_index) {
+    if (fr->index != g->next_index) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR,
                  "float_motion: got frame %u, expected frame %u (frames must come in order)",
-                 index, g->next_index);
+                 fr->index, g->next_index);
         return -EINVAL;
     }
-    if (ref->bpc != g->bpc) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "float_motion: frame %u has %u bits per sample, init had %u",
-                 index, ref->bpc, g->bpc);
-        return -EINVAL;
-    }
+    g->next_index++;
+    const MotionLane *pq = fr->index ? vmaf_gpu_prev(fex, fr, 1) : NULL;
     int err = 0;
-    for (unsigned p = 0; p < g->n_planes && !err; p++)
-        err = check_plane(g, ref, p, index);
-    if (err) return err;
-
-    VmafCudaState *st = g->st;
-    evc_twin_begin(st, "float_motion");
-    err = evc_push(st);
-    if (err) return err;
-    for (unsigned p = 0; p < g->n_planes && !err; p++)
-        err = queue_plane(g, ref, p, index);
-    if (!err && index) {
-        evc_phase(st, EVC_PHASE_READBACK);
-        err = evc_download(st, g->h_rows, g->rows.p,
-                           (size_t)g->rows_per_plane * g->n_planes * sizeof(float));
+    for (unsigned p = 0; p < g->n_planes && !err; p++) {
+        CUdeviceptr src;
+        size_t sp;
+        err = vmaf_gpu_plane_float(fr, VMAF_GPU_REF, p, -128.0f, &src, &sp);
+        if (!err) err = blur(g, l, q, p, src, sp, q->blur[p], q->s1[p]);
+        if (err || !fr->index) continue;
+        CUdeviceptr prev = pq ? pq->blur[p] : q->prime_blur[p];
+        CUdeviceptr prev_s1 = pq ? pq->s1[p] : q->prime_s1[p];
+        if (!pq) {
+            /* The previous frame was computed on another device: rebuild its blur. */
+            err = vmaf_gpu_primed_float(fr, 1, VMAF_GPU_REF, p, -128.0f, &src, &sp);
+            if (!err) err = blur(g, l, q, p, src, sp, prev, prev_s1);
+            if (err) break;
+        }
+        const CUdeviceptr rows = q->rows + (size_t)p * g->rows_per_plane * sizeof(float);
+        err = sad_rows(l, q, prev, q->blur[p], g->pitch[p], g->w[p], g->h[p], rows);
+        if (!err && g->scale1)
+            err = sad_rows(l, q, prev_s1, q->s1[p], g->s1pitch, g->s1w, g->s1h,
+                           rows + (size_t)g->h[p] * sizeof(float));
     }
-    if (!err) err = evc_sync(st);
-    const int err2 = evc_pop(st);
-    if (err || err2) return err ? err : err2;
+    if (!err && fr->index)
+        err = vmaf_gpu_download(l, q->h_rows, q->rows,
+                                (size_t)g->rows_per_plane * g->n_planes * sizeof(float));
+    return err;
+}
 
+static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
+{
+    MotionCuda *g = fex->twin_priv;
+    const MotionLane *q = lp;
+    /* The CPU path's constants, in frame order. */
+    if (g->force_zero) return fex->desc->extract(fex, fr->pic[0], fr->pic[1], fr->index);
     float m[3] = { 0.0f, 0.0f, 0.0f };
-    for (unsigned p = 0; index && p < g->n_planes; p++) {
-        const MotionCudaPlane *pl = &g->plane[p];
-        const float *rows = g->h_rows + (size_t)p * g->rows_per_plane;
-        m[p] = motion_mean(motion_sum_rows(rows, pl->h), pl->w, pl->h);
+    for (unsigned p = 0; fr->index && p < g->n_planes; p++) {
+        const float *rows = q->h_rows + (size_t)p * g->rows_per_plane;
+        m[p] = motion_mean(motion_sum_rows(rows, g->h[p]), g->w[p], g->h[p]);
         if (g->scale1) {
-            const float *r1 = rows + pl->alloc_h;
+            const float *r1 = rows + g->h[p];
             m[p] = motion_add_scales(m[p], motion_mean(motion_sum_rows(r1, g->s1h),
                                                        g->s1w, g->s1h));
         }
     }
     const double score = g->n_planes == 3 ? motion_add_planes(m[0], m[1], m[2]) : (double)m[0];
-    evc_twin_end(st);
-    err = motion_conclude_frame(fex, &g->conc, index, score);
-    if (!err) g->next_index++;
-    return err;
+    return motion_conclude_frame(fex, &g->conc, fr->index, score);
 }
 
 static int twin_flush(VmafFex *fex)
 {
     MotionCuda *g = fex->twin_priv;
-    if (g->force_zero)
-        return vmaf_fex_float_motion.flush ? vmaf_fex_float_motion.flush(fex) : 0;
+    if (g->force_zero) return fex->desc->flush ? fex->desc->flush(fex) : 0;
     return motion_conclude_flush(fex, &g->conc);
 }
 
 const VmafFexTwin vmaf_fex_float_motion_cuda = {
     .backend = "cuda",
+    .priv_size = sizeof(MotionCuda),
+    .lane_size = sizeof(MotionLane),
     .init = twin_init,
-    .extract = twin_extract,
+    .lane_init = lane_init,
+    .enqueue = enqueue,
+    .conclude = conclude,
     .flush = twin_flush,
-    .close = twin_close,
 };

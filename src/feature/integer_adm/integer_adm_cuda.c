@@ -1,6 +1,6 @@
 /*
- * Integer ADM's CUDA twin: host side. The CPU path's init validates the
- * geometry and options; the twin derives the same geometry and constants
+ * Integer ADM's CUDA twin: host side, in the GPU frame pipeline. The twin
+ * derives the CPU path's geometry and constants
  * with iadm_geometry() and iadm_params(). Per frame and scale the kernels
  * (integer_adm_cuda.cu) give the integer row sums of the denominator and of
  * the masked restored (DLM) and additive (AIM) parts; here each row is
@@ -15,13 +15,12 @@
 #include <string.h>
 
 #include "feature/extractor.h"
-#include "gpu/cuda/cuda_common.h"
+#include "gpu/pipeline.h"
 #include "log.h"
 
 #include "iadm_arith.h"
 #include "iadm_host.h"
 
-extern const VmafFeatureExtractor vmaf_fex_integer_adm;
 extern const EvcFatbin evc_fatbin_integer_adm;
 
 /* Same layouts as integer_adm_cuda.cu's kernel arguments. */
@@ -53,135 +52,31 @@ typedef struct IadmScaleArgs {
 #define IADM_ROW_SUMS 9
 
 typedef struct IadmCuda {
-    VmafCudaState *st;
     bool debug;
     unsigned w, h, bpc;
     IadmParams p;
     IadmScaleGeom geom[IADM_NUM_SCALES];
     int emu;
-    EvcBuf plane[IADM_N_PLANES];
-    EvcBuf a[IADM_NUM_SCALES][2];       /**< band a of each scale, ref and dis */
-    EvcBuf idx[IADM_NUM_SCALES];
-    EvcBuf div_lookup, emu_ref, emu_dis;
-    EvcBuf rows;                        /**< den rows (3 each), then cm rows (6 each), by scale */
     size_t den_off[IADM_NUM_SCALES], cm_off[IADM_NUM_SCALES], n_rows;
+} IadmCuda;
+
+/** One frame in flight. */
+typedef struct IadmLane {
+    CUdeviceptr a[IADM_NUM_SCALES][2];  /**< band a of each scale, ref and dis */
+    CUdeviceptr idx[IADM_NUM_SCALES];
+    CUdeviceptr div_lookup, emu_ref, emu_dis;
+    CUdeviceptr rows;                   /**< den rows (3 each), then cm rows (6 each), by scale */
     uint64_t *h_rows;
     IadmPlanes pl;
     CUfunction k_dwt0, k_dwt, k_den, k_dec, k_emu, k_cm;
-} IadmCuda;
-
-static void twin_close(VmafFex *fex)
-{
-    IadmCuda *g = fex->twin_priv;
-    if (g && g->st && !evc_push(g->st)) {
-        evc_sync(g->st);
-        for (int k = 0; k < IADM_N_PLANES; k++)
-            evc_buf_free(g->st, &g->plane[k]);
-        for (int s = 0; s < IADM_NUM_SCALES; s++) {
-            evc_buf_free(g->st, &g->a[s][0]);
-            evc_buf_free(g->st, &g->a[s][1]);
-            evc_buf_free(g->st, &g->idx[s]);
-        }
-        evc_buf_free(g->st, &g->div_lookup);
-        evc_buf_free(g->st, &g->emu_ref);
-        evc_buf_free(g->st, &g->emu_dis);
-        evc_buf_free(g->st, &g->rows);
-        evc_host_free(g->st, (void **)&g->h_rows);
-        evc_pop(g->st);
-    }
-    free(g);
-    fex->twin_priv = NULL;
-    if (vmaf_fex_integer_adm.close) vmaf_fex_integer_adm.close(fex);
-}
-
-static int upload_table(VmafCudaState *st, EvcBuf *b, const void *host, size_t bytes)
-{
-    int err = evc_buf_alloc(st, b, bytes);
-    if (!err) err = evc_upload(st, b->p, host, bytes);
-    return err;
-}
-
-static int setup(IadmCuda *g)
-{
-    VmafCudaState *st = g->st;
-    const size_t n0 = (size_t)g->geom[0].w * g->geom[0].h;
-    int err = 0;
-    for (int k = 0; k < IADM_N_PLANES && !err; k++) {
-        /* Zeroed once: the CPU's row buffers read 0 where nothing was written. */
-        err = evc_buf_alloc(st, &g->plane[k], n0 * sizeof(int32_t));
-        if (!err) err = evc_memset(st, g->plane[k].p, n0 * sizeof(int32_t));
-    }
-    CUdeviceptr *slot[IADM_N_PLANES] = {
-        &g->pl.ref_b[0], &g->pl.ref_b[1], &g->pl.ref_b[2], &g->pl.dis_b[0], &g->pl.dis_b[1],
-        &g->pl.dis_b[2], &g->pl.rst[0], &g->pl.rst[1], &g->pl.rst[2], &g->pl.add[0],
-        &g->pl.add[1], &g->pl.add[2], &g->pl.fa, &g->pl.ga, &g->pl.fr, &g->pl.gr };
-    for (int k = 0; k < IADM_N_PLANES; k++)
-        *slot[k] = g->plane[k].p;
-
-    int32_t *div = malloc(IADM_DIV_TABLE_SIZE * sizeof(int32_t));
-    int *idx[IADM_NUM_SCALES] = { NULL };
-    if (!div) err = err ? err : -ENOMEM;
-    for (int s = 0; s < IADM_NUM_SCALES && !err; s++) {
-        const IadmScaleGeom *q = &g->geom[s];
-        idx[s] = malloc(4 * (size_t)q->h * sizeof(int));
-        if (!idx[s]) {
-            err = -ENOMEM;
-            break;
-        }
-        iadm_dwt_indices(q->in_h, idx[s]);
-        const size_t n = (size_t)q->w * q->h;
-        err = upload_table(st, &g->idx[s], idx[s], 4 * (size_t)q->h * sizeof(int));
-        if (!err) err = evc_buf_alloc(st, &g->a[s][0], n * sizeof(int32_t));
-        if (!err) err = evc_buf_alloc(st, &g->a[s][1], n * sizeof(int32_t));
-    }
-    if (!err) {
-        iadm_div_table(div);
-        err = upload_table(st, &g->div_lookup, div, IADM_DIV_TABLE_SIZE * sizeof(int32_t));
-    }
-    /* The host tables are read by the copies: wait before freeing them. */
-    if (!err) err = evc_sync(st);
-    free(div);
-    for (int s = 0; s < IADM_NUM_SCALES; s++)
-        free(idx[s]);
-
-    const size_t emu_bytes = ((size_t)g->geom[3].in_w + 1) * sizeof(int32_t);
-    if (!err) err = evc_buf_alloc(st, &g->emu_ref, emu_bytes);
-    if (!err) err = evc_memset(st, g->emu_ref.p, emu_bytes);
-    if (!err) err = evc_buf_alloc(st, &g->emu_dis, emu_bytes);
-    if (!err) err = evc_memset(st, g->emu_dis.p, emu_bytes);
-
-    size_t n_rows = 0;
-    for (int s = 0; s < IADM_NUM_SCALES; s++) {
-        g->den_off[s] = n_rows;
-        n_rows += 3 * (size_t)g->geom[s].h;
-        g->cm_off[s] = n_rows;
-        n_rows += 6 * (size_t)g->geom[s].h;
-    }
-    g->n_rows = n_rows;
-    if (!err) err = evc_buf_alloc(st, &g->rows, n_rows * sizeof(uint64_t));
-    if (!err) err = evc_host_alloc(st, (void **)&g->h_rows, n_rows * sizeof(uint64_t));
-    const EvcFatbin *fb = &evc_fatbin_integer_adm;
-    if (!err) err = evc_function(st, fb, g->bpc > 8 ? "iadm_dwt0_u16" : "iadm_dwt0_u8", &g->k_dwt0);
-    if (!err) err = evc_function(st, fb, "iadm_dwt", &g->k_dwt);
-    if (!err) err = evc_function(st, fb, "iadm_den", &g->k_den);
-    if (!err) err = evc_function(st, fb, "iadm_decouple", &g->k_dec);
-    if (!err) err = evc_function(st, fb, "iadm_emu", &g->k_emu);
-    if (!err) err = evc_function(st, fb, "iadm_cm", &g->k_cm);
-    if (!err) err = evc_sync(st);
-    return err;
-}
+} IadmLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h)
 {
-    /* The CPU path validates the geometry and the options, with its messages. */
-    int err = vmaf_fex_integer_adm.init(fex, pix_fmt, bpc, w, h);
-    if (err) return err;
-    IadmCuda *g = calloc(1, sizeof(*g));
-    if (!g) return -ENOMEM;
-    fex->twin_priv = g;
+    IadmCuda *g = fex->twin_priv;
     IadmOptions o;
-    err = evc_opt_bool(fex, "debug", &g->debug);
+    int err = evc_opt_bool(fex, "debug", &g->debug);
     if (!err) err = evc_opt_double(fex, "adm_enhn_gain_limit", &o.enhn_gain_limit);
     if (!err) err = evc_opt_double(fex, "adm_norm_view_dist", &o.norm_view_dist);
     if (!err) err = evc_opt_int(fex, "adm_ref_display_height", &o.ref_display_height);
@@ -202,15 +97,71 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     g->bpc = bpc;
     /* The reference's row -1 at scale 3 (inputs of 3 or 4 rows). */
     g->emu = (g->geom[3].in_h + 1) / 2 == 2;
-    g->st = fex->env.cuda;
-    err = evc_push(g->st);
-    if (err) {
-        g->st = NULL;
-        return err;
+    size_t n_rows = 0;
+    for (int s = 0; s < IADM_NUM_SCALES; s++) {
+        g->den_off[s] = n_rows;
+        n_rows += 3 * (size_t)g->geom[s].h;
+        g->cm_off[s] = n_rows;
+        n_rows += 6 * (size_t)g->geom[s].h;
     }
-    err = setup(g);
-    const int err2 = evc_pop(g->st);
-    return err ? err : err2;
+    g->n_rows = n_rows;
+    vmaf_gpu_use_plane(fex->env.gpu, 3, 0);
+    return 0;
+}
+
+static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
+{
+    const IadmCuda *g = fex->twin_priv;
+    IadmLane *q = lp;
+    const size_t n0 = (size_t)g->geom[0].w * g->geom[0].h;
+    CUdeviceptr *plane[IADM_N_PLANES] = {
+        &q->pl.ref_b[0], &q->pl.ref_b[1], &q->pl.ref_b[2], &q->pl.dis_b[0], &q->pl.dis_b[1],
+        &q->pl.dis_b[2], &q->pl.rst[0], &q->pl.rst[1], &q->pl.rst[2], &q->pl.add[0],
+        &q->pl.add[1], &q->pl.add[2], &q->pl.fa, &q->pl.ga, &q->pl.fr, &q->pl.gr };
+    int err = 0;
+    for (int k = 0; k < IADM_N_PLANES && !err; k++) {
+        /* Zeroed once: the CPU's row buffers read 0 where nothing was written. */
+        err = vmaf_gpu_alloc(l, plane[k], n0 * sizeof(int32_t));
+        if (!err) err = vmaf_gpu_memset(l, *plane[k], n0 * sizeof(int32_t));
+    }
+    int32_t *div = malloc(IADM_DIV_TABLE_SIZE * sizeof(int32_t));
+    if (!div && !err) err = -ENOMEM;
+    for (int s = 0; s < IADM_NUM_SCALES && !err; s++) {
+        const IadmScaleGeom *qg = &g->geom[s];
+        int *idx = malloc(4 * (size_t)qg->h * sizeof(int));
+        if (!idx) {
+            err = -ENOMEM;
+            break;
+        }
+        iadm_dwt_indices(qg->in_h, idx);
+        err = vmaf_gpu_const(l, &q->idx[s], idx, 4 * (size_t)qg->h * sizeof(int));
+        free(idx);
+        const size_t n = (size_t)qg->w * qg->h;
+        if (!err) err = vmaf_gpu_alloc(l, &q->a[s][0], n * sizeof(int32_t));
+        if (!err) err = vmaf_gpu_alloc(l, &q->a[s][1], n * sizeof(int32_t));
+    }
+    if (!err) {
+        iadm_div_table(div);
+        err = vmaf_gpu_const(l, &q->div_lookup, div, IADM_DIV_TABLE_SIZE * sizeof(int32_t));
+    }
+    free(div);
+
+    const size_t emu_bytes = ((size_t)g->geom[3].in_w + 1) * sizeof(int32_t);
+    if (!err) err = vmaf_gpu_alloc(l, &q->emu_ref, emu_bytes);
+    if (!err) err = vmaf_gpu_memset(l, q->emu_ref, emu_bytes);
+    if (!err) err = vmaf_gpu_alloc(l, &q->emu_dis, emu_bytes);
+    if (!err) err = vmaf_gpu_memset(l, q->emu_dis, emu_bytes);
+    if (!err) err = vmaf_gpu_alloc(l, &q->rows, g->n_rows * sizeof(uint64_t));
+    if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_rows, g->n_rows * sizeof(uint64_t));
+    const EvcFatbin *fb = &evc_fatbin_integer_adm;
+    if (!err)
+        err = vmaf_gpu_kernel(l, fb, g->bpc > 8 ? "iadm_dwt0_u16" : "iadm_dwt0_u8", &q->k_dwt0);
+    if (!err) err = vmaf_gpu_kernel(l, fb, "iadm_dwt", &q->k_dwt);
+    if (!err) err = vmaf_gpu_kernel(l, fb, "iadm_den", &q->k_den);
+    if (!err) err = vmaf_gpu_kernel(l, fb, "iadm_decouple", &q->k_dec);
+    if (!err) err = vmaf_gpu_kernel(l, fb, "iadm_emu", &q->k_emu);
+    if (!err) err = vmaf_gpu_kernel(l, fb, "iadm_cm", &q->k_cm);
+    return err;
 }
 
 static void scale_args(const IadmCuda *g, int s, IadmScaleArgs *a)
@@ -243,62 +194,63 @@ static void scale_args(const IadmCuda *g, int s, IadmScaleArgs *a)
     a->skip_aim = g->p.skip_aim;
 }
 
-static int queue_frame(IadmCuda *g, CUdeviceptr ref, CUdeviceptr dis)
+static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    VmafCudaState *st = g->st;
-    int err = evc_memset(st, g->rows.p, g->n_rows * sizeof(uint64_t));
+    const IadmCuda *g = fex->twin_priv;
+    IadmLane *q = lp;
+    VmafGpuLane *l = fr->lane;
+    CUdeviceptr ref, dis;
+    int err = vmaf_gpu_plane(fr, VMAF_GPU_REF, 0, &ref);
+    if (!err) err = vmaf_gpu_plane(fr, VMAF_GPU_DIST, 0, &dis);
+    if (!err) err = vmaf_gpu_memset(l, q->rows, g->n_rows * sizeof(uint64_t));
     for (int s = 0; s < IADM_NUM_SCALES && !err; s++) {
-        const IadmScaleGeom *q = &g->geom[s];
+        const IadmScaleGeom *qg = &g->geom[s];
         IadmScaleArgs a;
         scale_args(g, s, &a);
-        int w = q->w, h = q->h, n = q->in_w, in_h = q->in_h;
+        int w = qg->w, h = qg->h, n = qg->in_w, in_h = qg->in_h;
         if (s == 0) {
             int shift = g->bpc == 8 ? 8 : (int)g->bpc;
-            void *da[] = { &ref, &dis, &n, &in_h, &g->idx[0].p, &shift, &w, &h,
-                           &g->a[0][0].p, &g->a[0][1].p, &g->pl };
-            err = evc_launch(st, g->k_dwt0, (unsigned)w, (unsigned)h, 1, 32, 8, da);
+            void *da[] = { &ref, &dis, &n, &in_h, &q->idx[0], &shift, &w, &h,
+                           &q->a[0][0], &q->a[0][1], &q->pl };
+            err = vmaf_gpu_launch(l, q->k_dwt0, (unsigned)w, (unsigned)h, 1, 32, 8, da);
             if (err || g->p.skip_scale0) continue;
         } else {
-            void *da[] = { &g->a[s - 1][0].p, &g->a[s - 1][1].p, &g->emu_ref.p, &g->emu_dis.p,
-                           &n, &g->idx[s].p, &s, &w, &h, &g->a[s][0].p, &g->a[s][1].p,
-                           &g->pl };
-            err = evc_launch(st, g->k_dwt, (unsigned)w, (unsigned)h, 1, 32, 8, da);
+            void *da[] = { &q->a[s - 1][0], &q->a[s - 1][1], &q->emu_ref, &q->emu_dis,
+                           &n, &q->idx[s], &s, &w, &h, &q->a[s][0], &q->a[s][1], &q->pl };
+            err = vmaf_gpu_launch(l, q->k_dwt, (unsigned)w, (unsigned)h, 1, 32, 8, da);
         }
-        CUdeviceptr den = g->rows.p + g->den_off[s] * sizeof(uint64_t);
-        CUdeviceptr cm = g->rows.p + g->cm_off[s] * sizeof(uint64_t);
-        const unsigned cm_w = (unsigned)(q->cm.right - q->cm.left);
-        const unsigned cm_h = (unsigned)(q->cm.bottom - q->cm.top);
-        const unsigned ext_w = (unsigned)(q->ext.right - q->ext.left);
-        const unsigned ext_h = (unsigned)(q->ext.bottom - q->ext.top);
-        void *na[] = { &g->pl, &a, &den };
-        if (!err && cm_w && cm_h) err = evc_launch(st, g->k_den, cm_w, cm_h, 1, 256, 1, na);
-        void *ca[] = { &g->pl, &a, &g->div_lookup.p };
-        if (!err && ext_w && ext_h) err = evc_launch(st, g->k_dec, ext_w, ext_h, 1, 32, 8, ca);
+        CUdeviceptr den = q->rows + g->den_off[s] * sizeof(uint64_t);
+        CUdeviceptr cm = q->rows + g->cm_off[s] * sizeof(uint64_t);
+        const unsigned cm_w = (unsigned)(qg->cm.right - qg->cm.left);
+        const unsigned cm_h = (unsigned)(qg->cm.bottom - qg->cm.top);
+        const unsigned ext_w = (unsigned)(qg->ext.right - qg->ext.left);
+        const unsigned ext_h = (unsigned)(qg->ext.bottom - qg->ext.top);
+        void *na[] = { &q->pl, &a, &den };
+        if (!err && cm_w && cm_h) err = vmaf_gpu_launch(l, q->k_den, cm_w, cm_h, 1, 256, 1, na);
+        void *ca[] = { &q->pl, &a, &q->div_lookup };
+        if (!err && ext_w && ext_h)
+            err = vmaf_gpu_launch(l, q->k_dec, ext_w, ext_h, 1, 32, 8, ca);
         if (!err && s == 0 && g->emu) {
             int n3 = g->geom[3].in_w;
-            void *ea[] = { &g->pl, &a, &n3, &g->emu_ref.p };
-            err = evc_launch(st, g->k_emu, (unsigned)n3, 1, 1, 32, 1, ea);
+            void *ea[] = { &q->pl, &a, &n3, &q->emu_ref };
+            err = vmaf_gpu_launch(l, q->k_emu, (unsigned)n3, 1, 1, 32, 1, ea);
         }
-        void *ma[] = { &g->pl, &a, &cm };
-        if (!err && cm_w && cm_h) err = evc_launch(st, g->k_cm, cm_w, cm_h, 1, 256, 1, ma);
+        void *ma[] = { &q->pl, &a, &cm };
+        if (!err && cm_w && cm_h) err = vmaf_gpu_launch(l, q->k_cm, cm_w, cm_h, 1, 256, 1, ma);
     }
-    if (!err) {
-        evc_phase(st, EVC_PHASE_READBACK);
-        err = evc_download(st, g->h_rows, g->rows.p, g->n_rows * sizeof(uint64_t));
-    }
-    if (!err) err = evc_sync(st);
+    if (!err) err = vmaf_gpu_download(l, q->h_rows, q->rows, g->n_rows * sizeof(uint64_t));
     return err;
 }
 
 /** The accumulators from the row sums, in the CPU's types and row shifts. */
-static void accumulate(const IadmCuda *g, IadmAccum acc[IADM_NUM_SCALES])
+static void accumulate(const IadmCuda *g, const IadmLane *lq, IadmAccum acc[IADM_NUM_SCALES])
 {
     memset(acc, 0, IADM_NUM_SCALES * sizeof(*acc));
     for (int s = g->p.skip_scale0 ? 1 : 0; s < IADM_NUM_SCALES; s++) {
         const IadmScaleGeom *q = &g->geom[s];
         for (int i = q->cm.top; i < q->cm.bottom; i++) {
-            const uint64_t *den = g->h_rows + g->den_off[s] + 3 * (size_t)i;
-            const uint64_t *cm = g->h_rows + g->cm_off[s] + 6 * (size_t)i;
+            const uint64_t *den = lq->h_rows + g->den_off[s] + 3 * (size_t)i;
+            const uint64_t *cm = lq->h_rows + g->cm_off[s] + 6 * (size_t)i;
             for (int b = 0; b < 3; b++) {
                 acc[s].den[b] += iadm_row_u64(den[b], q->den_row_add, q->den_row_shift);
                 iadm_acc_add(&acc[s].num[b],
@@ -311,36 +263,15 @@ static void accumulate(const IadmCuda *g, IadmAccum acc[IADM_NUM_SCALES])
     }
 }
 
-static int twin_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
-                        unsigned index)
+static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    IadmCuda *g = fex->twin_priv;
-    if (ref->w[0] != g->w || ref->h[0] != g->h || dist->w[0] != g->w ||
-        dist->h[0] != g->h || ref->bpc != g->bpc || dist->bpc != g->bpc) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                 "adm: frame %u does not match the %ux%u %u-bit geometry given at init",
-                 index, g->w, g->h, g->bpc);
-        return -EINVAL;
-    }
-    VmafCudaState *st = g->st;
-    evc_twin_begin(st, "adm");
-    int err = evc_push(st);
-    if (err) return err;
-    CUdeviceptr r, d;
-    err = evc_plane_raw(st, ref, 0, index, &r);
-    if (!err) err = evc_plane_raw(st, dist, 0, index, &d);
-    if (!err) {
-        evc_phase(st, EVC_PHASE_KERNELS);
-        err = queue_frame(g, r, d);
-    }
-    const int err2 = evc_pop(st);
-    if (err || err2) return err ? err : err2;
-
+    const IadmCuda *g = fex->twin_priv;
     IadmAccum acc[IADM_NUM_SCALES];
     IadmScores sc;
-    accumulate(g, acc);
+    accumulate(g, lp, acc);
     iadm_conclude(acc, g->geom, &g->p, (int)g->w, (int)g->h, &sc);
-    evc_twin_end(st);
+    const unsigned index = fr->index;
+    int err = 0;
 
     /* The CPU's emission order (integer_adm.c); debug outputs only with debug. */
     const struct { const char *name; double value; } out[] = {
@@ -371,7 +302,10 @@ static int twin_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture 
 
 const VmafFexTwin vmaf_fex_integer_adm_cuda = {
     .backend = "cuda",
+    .priv_size = sizeof(IadmCuda),
+    .lane_size = sizeof(IadmLane),
     .init = twin_init,
-    .extract = twin_extract,
-    .close = twin_close,
+    .lane_init = lane_init,
+    .enqueue = enqueue,
+    .conclude = conclude,
 };

@@ -1,11 +1,13 @@
 /*
- * Integer motion's CUDA twin: host side. The CPU path's init validates the
- * geometry and options. The luma of the previous call (two calls back with
- * the five-frame window) stays on the device; per frame the kernels
- * (integer_motion_cuda.cu) give each row's uint32 SAD, which are added here
- * in uint64, then the frame score is imotion_score() and the end of stream
+ * Integer motion's CUDA twin: host side, a temporal twin of the GPU frame
+ * pipeline. Each frame keeps its luma on its lane; the frame is compared
+ * with the luma of the previous submission (two back with the five-frame
+ * window), read from that frame's lane (or from the pictures the pipeline
+ * uploads at the start of a device's block). The kernels
+ * (integer_motion_cuda.cu) give each row's uint32 SAD, added here in uint64;
+ * the frame score is imotion_score() and the end of stream
  * imotion_conclude(), the CPU's. motion_force_zero reads no samples: the
- * CPU path computes it.
+ * twin queues nothing and concludes with the CPU path's constants.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -13,82 +15,49 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
-#include "gpu/cuda/cuda_common.h"
+#include "gpu/pipeline.h"
 #include "log.h"
 
 #include "imotion_arith.h"
 #include "imotion_conclude.h"
 
-extern const VmafFeatureExtractor vmaf_fex_integer_motion;
 extern const EvcFatbin evc_fatbin_integer_motion;
 
 #define NAME_SAD "VMAF_integer_feature_motion_sad_score"
 #define NAME_MOTION "VMAF_integer_feature_motion_score"
 
 typedef struct ImotionCuda {
-    VmafCudaState *st;
-    bool force_zero, debug;
+    bool debug, force_zero;
     ImotionParams p;
     double fps_weight;
-    unsigned w, h, bpc, n_prev, calls;
+    unsigned w, h, bpc, back;
     size_t plane_bytes;
-    EvcBuf prev[2];         /**< luma of earlier calls, ring indexed by call count */
-    EvcBuf y, rows;
-    uint32_t *h_rows;
-    CUfunction k_vert, k_horz, k_copy;
-    /* Scores of frames 0, 1, ... while they come consecutively (as the CPU keeps them). */
+    /* Scores of frames 0, 1, ... while they come consecutively (as the CPU
+     * keeps them); written by conclude only. */
     double *score;
     unsigned n_score, cap_score;
     bool score_gap;
 } ImotionCuda;
 
+/** One frame in flight. */
+typedef struct ImotionLane {
+    CUdeviceptr keep;       /**< this frame's luma, for the frames after it */
+    CUdeviceptr y, rows;
+    uint32_t *h_rows;
+    CUfunction k_vert, k_horz;
+} ImotionLane;
+
 static void twin_close(VmafFex *fex)
 {
     ImotionCuda *g = fex->twin_priv;
-    if (g && g->st && !evc_push(g->st)) {
-        evc_sync(g->st);
-        evc_buf_free(g->st, &g->prev[0]);
-        evc_buf_free(g->st, &g->prev[1]);
-        evc_buf_free(g->st, &g->y);
-        evc_buf_free(g->st, &g->rows);
-        evc_host_free(g->st, (void **)&g->h_rows);
-        evc_pop(g->st);
-    }
     if (g) free(g->score);
-    free(g);
-    fex->twin_priv = NULL;
-    if (vmaf_fex_integer_motion.close) vmaf_fex_integer_motion.close(fex);
-}
-
-static int setup(ImotionCuda *g)
-{
-    VmafCudaState *st = g->st;
-    const size_t n = (size_t)g->w * g->h;
-    g->plane_bytes = n * (g->bpc > 8 ? 2 : 1);
-    int err = 0;
-    for (unsigned k = 0; k < g->n_prev && !err; k++)
-        err = evc_buf_alloc(st, &g->prev[k], g->plane_bytes);
-    if (!err) err = evc_buf_alloc(st, &g->y, n * sizeof(int32_t));
-    if (!err) err = evc_buf_alloc(st, &g->rows, (size_t)g->h * sizeof(uint32_t));
-    if (!err) err = evc_host_alloc(st, (void **)&g->h_rows, (size_t)g->h * sizeof(uint32_t));
-    if (!err)
-        err = evc_function(st, &evc_fatbin_integer_motion,
-                           g->bpc > 8 ? "imotion_vert_u16" : "imotion_vert_u8", &g->k_vert);
-    if (!err) err = evc_function(st, &evc_fatbin_integer_motion, "imotion_horz", &g->k_horz);
-    if (!err) err = evc_function(st, &evc_fatbin_integer_motion, "imotion_copy", &g->k_copy);
-    return err;
 }
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h)
 {
-    /* The CPU path validates the geometry and the options, with its messages. */
-    int err = vmaf_fex_integer_motion.init(fex, pix_fmt, bpc, w, h);
-    if (err) return err;
-    ImotionCuda *g = calloc(1, sizeof(*g));
-    if (!g) return -ENOMEM;
-    fex->twin_priv = g;
-    err = evc_opt_bool(fex, "debug", &g->debug);
+    ImotionCuda *g = fex->twin_priv;
+    int err = evc_opt_bool(fex, "debug", &g->debug);
     if (!err) err = evc_opt_bool(fex, "motion_force_zero", &g->force_zero);
     if (!err) err = evc_opt_double(fex, "motion_fps_weight", &g->fps_weight);
     if (!err) err = evc_opt_double(fex, "motion_blend_factor", &g->p.blend_factor);
@@ -97,21 +66,73 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     if (!err) err = evc_opt_bool(fex, "motion_five_frame_window", &g->p.five_frame_window);
     if (!err) err = evc_opt_bool(fex, "motion_moving_average", &g->p.moving_average);
     if (err) return err;
-    if (g->force_zero) return 0;    /* no samples read: the CPU path does it */
-
-    g->st = fex->env.cuda;
+    if (g->force_zero) return 0;    /* no samples read: nothing to queue */
     g->w = w;
     g->h = h;
     g->bpc = bpc;
-    g->n_prev = g->p.five_frame_window ? 2 : 1;
-    err = evc_push(g->st);
-    if (err) {
-        g->st = NULL;
-        return err;
+    g->back = g->p.five_frame_window ? 2 : 1;
+    g->plane_bytes = (size_t)w * h * (bpc > 8 ? 2 : 1);
+    vmaf_gpu_use_plane(fex->env.gpu, 1, 0);
+    vmaf_gpu_use_history(fex->env.gpu, g->back);
+    return 0;
+}
+
+static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
+{
+    const ImotionCuda *g = fex->twin_priv;
+    ImotionLane *q = lp;
+    if (g->force_zero) return 0;
+    const size_t n = (size_t)g->w * g->h;
+    int err = vmaf_gpu_alloc(l, &q->keep, g->plane_bytes);
+    if (!err) err = vmaf_gpu_alloc(l, &q->y, n * sizeof(int32_t));
+    if (!err) err = vmaf_gpu_alloc(l, &q->rows, (size_t)g->h * sizeof(uint32_t));
+    if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_rows, (size_t)g->h * sizeof(uint32_t));
+    if (!err)
+        err = vmaf_gpu_kernel(l, &evc_fatbin_integer_motion,
+                              g->bpc > 8 ? "imotion_vert_u16" : "imotion_vert_u8", &q->k_vert);
+    if (!err) err = vmaf_gpu_kernel(l, &evc_fatbin_integer_motion, "imotion_horz", &q->k_horz);
+    return err;
+}
+
+/* As the CPU: frame `index` is compared with the picture of the previous
+ * call (two calls back with the five-frame window) from index 1 (2) on. */
+static bool has_sad(const ImotionCuda *g, unsigned index)
+{
+    return index >= (g->p.five_frame_window ? 2u : 1u);
+}
+
+static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
+{
+    const ImotionCuda *g = fex->twin_priv;
+    ImotionLane *q = lp;
+    VmafGpuLane *l = fr->lane;
+    if (g->force_zero) return 0;
+    CUdeviceptr cur;
+    int err = vmaf_gpu_plane(fr, VMAF_GPU_REF, 0, &cur);
+    if (err) return err;
+    if (has_sad(g, fr->index)) {
+        CUdeviceptr prev;
+        const ImotionLane *pq = vmaf_gpu_prev(fex, fr, g->back);
+        if (pq) {
+            prev = pq->keep;
+        } else if (vmaf_gpu_primed_plane(fr, g->back, VMAF_GPU_REF, 0, &prev)) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                     "motion: frame %u has no earlier picture to compare with "
+                     "(the first frame must have index 0)", fr->index);
+            return -EINVAL;
+        }
+        int w = (int)g->w, h = (int)g->h;
+        unsigned bpc = g->bpc;
+        err = vmaf_gpu_memset(l, q->rows, (size_t)g->h * sizeof(uint32_t));
+        void *va[] = { &prev, &cur, &w, &h, &bpc, &q->y };
+        if (!err) err = vmaf_gpu_launch(l, q->k_vert, g->w, g->h, 1, 32, 8, va);
+        void *ha[] = { &q->y, &w, &h, &q->rows };
+        if (!err) err = vmaf_gpu_launch(l, q->k_horz, g->w, g->h, 1, 256, 1, ha);
+        if (!err) err = vmaf_gpu_download(l, q->h_rows, q->rows, (size_t)g->h * sizeof(uint32_t));
     }
-    err = setup(g);
-    const int err2 = evc_pop(g->st);
-    return err ? err : err2;
+    /* The frames after this one read its luma from here. */
+    if (!err) err = vmaf_gpu_copy(l, q->keep, cur, g->plane_bytes);
+    return err;
 }
 
 /** Keep frame `index`'s score for the flush while indices run 0, 1, 2, ... */
@@ -132,93 +153,40 @@ static int keep_score(ImotionCuda *g, unsigned index, double score)
     return 0;
 }
 
-/* Queue the SAD of cur against prev (when `sad`), then keep cur in slot `keep`. */
-static int queue(ImotionCuda *g, CUdeviceptr cur, bool sad, CUdeviceptr prev, CUdeviceptr keep)
-{
-    VmafCudaState *st = g->st;
-    int w = (int)g->w, h = (int)g->h;
-    unsigned bpc = g->bpc;
-    int err = 0;
-    evc_phase(st, EVC_PHASE_KERNELS);
-    if (sad) {
-        err = evc_memset(st, g->rows.p, (size_t)g->h * sizeof(uint32_t));
-        void *va[] = { &prev, &cur, &w, &h, &bpc, &g->y.p };
-        if (!err) err = evc_launch(st, g->k_vert, g->w, g->h, 1, 32, 8, va);
-        void *ha[] = { &g->y.p, &w, &h, &g->rows.p };
-        if (!err) err = evc_launch(st, g->k_horz, g->w, g->h, 1, 256, 1, ha);
-    }
-    size_t n = g->plane_bytes;
-    void *ca[] = { &cur, &keep, &n };
-    if (!err) err = evc_launch(st, g->k_copy, (unsigned)n, 1, 1, 256, 1, ca);
-    if (!err && sad) {
-        evc_phase(st, EVC_PHASE_READBACK);
-        err = evc_download(st, g->h_rows, g->rows.p, (size_t)g->h * sizeof(uint32_t));
-    }
-    if (!err) err = evc_sync(st);
-    return err;
-}
-
-static int twin_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
-                        unsigned index)
+static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     ImotionCuda *g = fex->twin_priv;
-    if (g->force_zero)
-        return vmaf_fex_integer_motion.extract(fex, ref, dist, index);
-    if (ref->w[0] != g->w || ref->h[0] != g->h || ref->bpc != g->bpc) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                 "motion: frame %u does not match the %ux%u %u-bit geometry given at init",
-                 index, g->w, g->h, g->bpc);
-        return -EINVAL;
-    }
-    /* As the CPU: frame `index` is compared with the picture of the previous
-     * call (two calls back with the five-frame window) from index 1 (2) on. */
-    const unsigned first = g->p.five_frame_window ? 2 : 1;
-    const bool sad = index >= first;
-    if (sad && g->calls < g->n_prev) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                 "motion: frame %u has no earlier picture to compare with "
-                 "(the first frame must have index 0)", index);
-        return -EINVAL;
-    }
-    VmafCudaState *st = g->st;
-    evc_twin_begin(st, "motion");
-    int err = evc_push(st);
-    if (err) return err;
-    CUdeviceptr cur;
-    err = evc_plane_raw(st, ref, 0, index, &cur);
-    if (!err)
-        err = queue(g, cur, sad, g->prev[sad ? (g->calls - g->n_prev) % g->n_prev : 0].p,
-                    g->prev[g->calls % g->n_prev].p);
-    const int err2 = evc_pop(st);
-    if (err || err2) return err ? err : err2;
-
+    const ImotionLane *q = lp;
+    /* The CPU path's constants, in frame order. */
+    if (g->force_zero) return fex->desc->extract(fex, fr->pic[0], fr->pic[1], fr->index);
     double score = 0.0;
-    if (sad) {
+    if (has_sad(g, fr->index)) {
         uint64_t total = 0;
         for (unsigned i = 0; i < g->h; i++)
-            total += g->h_rows[i];
+            total += q->h_rows[i];
         score = imotion_score(total, g->w, g->h, g->fps_weight, g->p.max_val);
     }
-    evc_twin_end(st);
-    g->calls++;
-    err = keep_score(g, index, score);
-    if (!err) err = vmaf_fex_emit(fex, NAME_SAD, score, index);
-    if (!err && g->debug) err = vmaf_fex_emit(fex, NAME_MOTION, score, index);
+    int err = keep_score(g, fr->index, score);
+    if (!err) err = vmaf_fex_emit(fex, NAME_SAD, score, fr->index);
+    if (!err && g->debug) err = vmaf_fex_emit(fex, NAME_MOTION, score, fr->index);
     return err;
 }
 
 static int twin_flush(VmafFex *fex)
 {
     ImotionCuda *g = fex->twin_priv;
-    if (g->force_zero)
-        return vmaf_fex_integer_motion.flush ? vmaf_fex_integer_motion.flush(fex) : 0;
+    if (g->force_zero) return fex->desc->flush ? fex->desc->flush(fex) : 0;
     return imotion_conclude(fex, g->score, g->n_score, &g->p);
 }
 
 const VmafFexTwin vmaf_fex_integer_motion_cuda = {
     .backend = "cuda",
+    .priv_size = sizeof(ImotionCuda),
+    .lane_size = sizeof(ImotionLane),
     .init = twin_init,
-    .extract = twin_extract,
+    .lane_init = lane_init,
+    .enqueue = enqueue,
+    .conclude = conclude,
     .flush = twin_flush,
     .close = twin_close,
 };

@@ -62,10 +62,3 @@ extern "C" __global__ void imotion_horz(const int32_t *y, int w, int h, uint32_t
     }
     warp_add(v, &rows[i]);
 }
-
-/** dst = src, n bytes (the luma kept for the next frame). */
-extern "C" __global__ void imotion_copy(const uint8_t *src, uint8_t *dst, size_t n)
-{
-    const size_t k = (size_t)blockIdx.x * blockDim.x + threadIdx.x;
-    if (k < n) dst[k] = src[k];
-}

@@ -31,8 +31,75 @@ VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfigura
 
 #include <stdio.h>
 
+#include "gpu/pipeline.h"
+
 #define NO_CUDA "this exactvmaf was built without CUDA kernels (nvcc was not found, " \
                 "or -Dcuda=disabled)"
+
+int evc_device_count(int *count, char *why, size_t why_len)
+{
+    *count = 0;
+    if (why && why_len) snprintf(why, why_len, "%s", NO_CUDA);
+    return -ENOSYS;
+}
+
+int evc_host_register(VmafCudaState *st, void *p, size_t bytes)
+{
+    (void)st, (void)p, (void)bytes;
+    return -ENOSYS;
+}
+
+void evc_host_unregister(VmafCudaState *st, void *p)
+{
+    (void)st, (void)p;
+}
+
+/* The GPU pipeline cannot be created without a device state: these are
+ * never reached, and exist for the core's calls. */
+int vmaf_gpu_create(VmafGpu **gpu, VmafCudaState **dev, unsigned n_dev,
+                    const VmafGpuConfig *cfg, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                    unsigned w, unsigned h)
+{
+    (void)dev, (void)n_dev, (void)cfg, (void)pix_fmt, (void)bpc, (void)w, (void)h;
+    *gpu = NULL;
+    return -ENOSYS;
+}
+
+VmafCudaState *vmaf_gpu_device(VmafGpu *gpu)
+{
+    (void)gpu;
+    return NULL;
+}
+
+int vmaf_gpu_add(VmafGpu *gpu, struct VmafFex *fex)
+{
+    (void)gpu, (void)fex;
+    return -ENOSYS;
+}
+
+int vmaf_gpu_start(VmafGpu *gpu)
+{
+    (void)gpu;
+    return -ENOSYS;
+}
+
+int vmaf_gpu_submit(VmafGpu *gpu, const VmafPicture *ref, const VmafPicture *dist,
+                    unsigned index, bool all)
+{
+    (void)gpu, (void)ref, (void)dist, (void)index, (void)all;
+    return -ENOSYS;
+}
+
+int vmaf_gpu_drain(VmafGpu *gpu)
+{
+    (void)gpu;
+    return -ENOSYS;
+}
+
+void vmaf_gpu_destroy(VmafGpu *gpu)
+{
+    (void)gpu;
+}
 
 int evc_state_open(VmafCudaState **st, int gpu_index, char *why, size_t why_len)
 {

@@ -11,12 +11,22 @@
 typedef struct VmafCudaState VmafCudaState;
 typedef struct VmafContext VmafContext;
 
+/** How many CUDA devices this machine has; on failure `why` says why. */
+int evc_device_count(int *count, char *why, size_t why_len);
 /** Open device gpu_index; on failure `why` says why (no driver, no device, no kernels). */
 int evc_state_open(VmafCudaState **st, int gpu_index, char *why, size_t why_len);
 void evc_state_close(VmafCudaState *st);
 /** Move what src holds into a new state (the context's), leaving src empty. */
 int evc_state_take(VmafCudaState **dst, VmafCudaState *src);
 const char *evc_state_device_name(const VmafCudaState *st);
+
+/**
+ * Page-lock host memory for every context (asynchronous copies straight
+ * from it); st names the device whose context makes the call. The unlock
+ * tolerates memory that was never locked.
+ */
+int evc_host_register(VmafCudaState *st, void *p, size_t bytes);
+void evc_host_unregister(VmafCudaState *st, void *p);
 
 /** Context side of vmaf_cuda_import_state() (libvmaf.c). */
 int vmaf_ctx_import_cuda(VmafContext *vmaf, VmafCudaState *state);

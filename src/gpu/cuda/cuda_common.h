@@ -1,12 +1,12 @@
 /*
  * CUDA runtime plumbing shared by every metric's twin: the driver loaded at
- * run time, one state per context (CUDA context, stream, loaded modules),
- * checked calls, device and pinned host buffers, the pictures' planes on
- * the device, and an optional profile of where the time goes.
+ * run time, one state per device (CUDA context and loaded modules),
+ * checked calls and counted buffers. Streams, frames in flight and the
+ * pictures' planes on the device belong to the GPU frame pipeline
+ * (src/gpu/pipeline.h), which twins use for everything per frame.
  *
  * Every driver call goes through evc_check(): a failure is logged with the
  * call, the driver's error name and text, and returned as a negative errno.
- * A state is used by one thread at a time (its context's calling thread).
  */
 #ifndef EXACTVMAF_CUDA_COMMON_H
 #define EXACTVMAF_CUDA_COMMON_H
@@ -58,13 +58,12 @@ void evc_state_close(VmafCudaState *st);
 int evc_state_take(VmafCudaState **dst, VmafCudaState *src);
 /** "NVIDIA H200 (sm_90)" style description for messages. */
 const char *evc_state_device_name(const VmafCudaState *st);
+/** How many CUDA devices there are; on failure `why` says why. */
+int evc_device_count(int *count, char *why, size_t why_len);
 
 /** Make the state's context current on this thread / restore the previous one. */
 int evc_push(VmafCudaState *st);
 int evc_pop(VmafCudaState *st);
-
-/** The state's stream; every twin's work is queued on it, in call order. */
-CUstream evc_stream(VmafCudaState *st);
 
 /** Kernel `name` of fatbin `fb`; the module is loaded once per state. */
 int evc_function(VmafCudaState *st, const EvcFatbin *fb, const char *name,
@@ -73,48 +72,20 @@ int evc_function(VmafCudaState *st, const EvcFatbin *fb, const char *name,
 /** Device memory, counted (evc_state_peak_bytes). *p is 0 after a failure or free. */
 int evc_alloc(VmafCudaState *st, CUdeviceptr *p, size_t bytes);
 void evc_free(VmafCudaState *st, CUdeviceptr *p, size_t bytes);
-/** A device buffer and its size (for the accounting at free). */
-typedef struct EvcBuf {
-    CUdeviceptr p;
-    size_t bytes;
-} EvcBuf;
-int evc_buf_alloc(VmafCudaState *st, EvcBuf *b, size_t bytes);
-void evc_buf_free(VmafCudaState *st, EvcBuf *b);
 
 /** Page-locked host memory, for asynchronous copies. */
 int evc_host_alloc(VmafCudaState *st, void **p, size_t bytes);
 void evc_host_free(VmafCudaState *st, void **p);
-
-/** Asynchronous copies and memset on the state's stream. */
-int evc_upload(VmafCudaState *st, CUdeviceptr dst, const void *src, size_t bytes);
-int evc_download(VmafCudaState *st, void *dst, CUdeviceptr src, size_t bytes);
-int evc_memset(VmafCudaState *st, CUdeviceptr dst, size_t bytes);
-/** Wait for everything queued on the stream. */
-int evc_sync(VmafCudaState *st);
-
-/** Launch on the state's stream: grid of ceil(nx/bx) x ceil(ny/by) x nz blocks. */
-int evc_launch(VmafCudaState *st, CUfunction fn, unsigned nx, unsigned ny,
-               unsigned nz, unsigned bx, unsigned by, void **args);
-
-/**
- * Plane `plane` of `pic` on the device as floats, sample / 2^(bpc-8)
- * + offset (the float extractors' conversion, exact), pitch floats per row.
- * Uploaded and converted once per (picture, frame index, plane, offset)
- * however many twins ask; valid until the next call for another frame.
- */
-int evc_plane_float(VmafCudaState *st, const VmafPicture *pic, unsigned plane,
-                    unsigned index, float offset, CUdeviceptr *out, size_t *pitch);
-
-/**
- * Plane `plane` of `pic` on the device as its packed samples (uint8_t for
- * bpc 8, else uint16_t; w per row), for the integer twins. Shares the
- * float planes' cache: uploaded once per (picture, frame index, plane).
- */
-int evc_plane_raw(VmafCudaState *st, const VmafPicture *pic, unsigned plane,
-                  unsigned index, CUdeviceptr *out);
+/** Page-lock existing host memory for every context / undo it (see cuda_backend.h). */
+int evc_host_register(VmafCudaState *st, void *p, size_t bytes);
+void evc_host_unregister(VmafCudaState *st, void *p);
 
 /** Row pitch (in floats) the backend uses for a plane of width w. */
 size_t evc_pitch_floats(unsigned w);
+
+/** Device memory allocated through evc_alloc: now and at most. */
+size_t evc_state_bytes(const VmafCudaState *st);
+size_t evc_state_peak_bytes(const VmafCudaState *st);
 
 /* ---- Options of the CPU path's private struct, for twins ---- */
 
@@ -124,18 +95,5 @@ int evc_opt_bool(const struct VmafFex *fex, const char *name, bool *out);
 int evc_opt_int(const struct VmafFex *fex, const char *name, int *out);
 int evc_opt_double(const struct VmafFex *fex, const char *name, double *out);
 int evc_opt_string(const struct VmafFex *fex, const char *name, const char **out);
-
-/* ---- Profile (EXACTVMAF_CUDA_PROFILE=1 in the environment) ---- */
-
-enum EvcPhase { EVC_PHASE_UPLOAD, EVC_PHASE_KERNELS, EVC_PHASE_READBACK, EVC_PHASE_COUNT };
-
-/** A twin call begins / ends: wall time between them is the twin's. */
-void evc_twin_begin(VmafCudaState *st, const char *twin);
-void evc_twin_end(VmafCudaState *st);
-/** GPU work queued from now on belongs to `phase` (timed with events). */
-void evc_phase(VmafCudaState *st, enum EvcPhase phase);
-/** Device memory allocated through evc_alloc: now and at most. */
-size_t evc_state_bytes(const VmafCudaState *st);
-size_t evc_state_peak_bytes(const VmafCudaState *st);
 
 #endif

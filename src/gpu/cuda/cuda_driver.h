@@ -19,12 +19,34 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
+typedef struct CUarray_st *CUarray;
+
+/** cuda.h's CUDA_MEMCPY2D (the _v2 layout, size_t fields). */
+typedef struct EvcMemcpy2D {
+    size_t srcXInBytes, srcY;
+    int srcMemoryType;
+    const void *srcHost;
+    CUdeviceptr srcDevice;
+    CUarray srcArray;
+    size_t srcPitch;
+    size_t dstXInBytes, dstY;
+    int dstMemoryType;
+    void *dstHost;
+    CUdeviceptr dstDevice;
+    CUarray dstArray;
+    size_t dstPitch;
+    size_t WidthInBytes, Height;
+} EvcMemcpy2D;
+
+enum { EVC_CU_MEMORYTYPE_HOST = 1, EVC_CU_MEMORYTYPE_DEVICE = 2 };
 
 enum {
     EVC_CUDA_SUCCESS = 0,
     EVC_CUDA_ERROR_INVALID_VALUE = 1,
     EVC_CUDA_ERROR_OUT_OF_MEMORY = 2,
     EVC_CUDA_ERROR_NOT_INITIALIZED = 3,
+    EVC_CUDA_ERROR_NOT_READY = 600,
+    EVC_CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712,
     EVC_CUDA_ERROR_NO_DEVICE = 100,
     EVC_CUDA_ERROR_INVALID_DEVICE = 101,
     EVC_CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
@@ -38,6 +60,9 @@ enum {
 
 #define EVC_CU_STREAM_NON_BLOCKING 0x1u
 #define EVC_CU_EVENT_DEFAULT 0x0u
+#define EVC_CU_EVENT_BLOCKING_SYNC 0x1u
+#define EVC_CU_EVENT_DISABLE_TIMING 0x2u
+#define EVC_CU_MEMHOSTREGISTER_PORTABLE 0x1u
 
 /** The driver entry points, filled from libcuda.so.1. */
 typedef struct EvcDriver {
@@ -66,6 +91,11 @@ typedef struct EvcDriver {
                                   CUstream stream);
     CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char value, size_t n,
                                 CUstream stream);
+    CUresult (*cuMemcpy2DAsync)(const EvcMemcpy2D *copy, CUstream stream);
+    CUresult (*cuMemcpyDtoDAsync)(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
+                                  CUstream stream);
+    CUresult (*cuMemHostRegister)(void *p, size_t bytes, unsigned flags);
+    CUresult (*cuMemHostUnregister)(void *p);
     CUresult (*cuStreamCreate)(CUstream *stream, unsigned flags);
     CUresult (*cuStreamDestroy)(CUstream stream);
     CUresult (*cuStreamSynchronize)(CUstream stream);
@@ -73,6 +103,7 @@ typedef struct EvcDriver {
     CUresult (*cuEventDestroy)(CUevent event);
     CUresult (*cuEventRecord)(CUevent event, CUstream stream);
     CUresult (*cuEventSynchronize)(CUevent event);
+    CUresult (*cuStreamWaitEvent)(CUstream stream, CUevent event, unsigned flags);
     CUresult (*cuEventElapsedTime)(float *ms, CUevent start, CUevent end);
     CUresult (*cuLaunchKernel)(CUfunction fn, unsigned gx, unsigned gy, unsigned gz,
                                unsigned bx, unsigned by, unsigned bz,

@@ -1,0 +1,996 @@
+/*
+ * The GPU frame pipeline (see pipeline.h): lanes, submission, the
+ * completion thread, history and priming, and the optional profile.
+ *
+ * Threads: the caller's thread submits (uploads and queues kernels); one
+ * completion thread waits for each frame's lane in submission order and
+ * runs the twins' conclusions there. A twin's enqueue and conclude may run
+ * at the same time for different frames: enqueue touches the lane state of
+ * the frame it queues, conclude that of the frame it concludes, and any
+ * host state the two share must be the twin's own affair (none does).
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "feature/extractor.h"
+#include "fex_internal.h"
+#include "log.h"
+#include "picture_internal.h"
+#include "pipeline.h"
+
+extern const EvcFatbin evc_fatbin_common;
+
+#define MAX_TWINS 32
+#define MAX_FLOATS 8
+/* Frames per device block when several devices share the frames: long
+ * enough that priming (re-uploading the frames before a block) is rare. */
+#define BLOCK_FRAMES_PER_LANE 8
+
+typedef struct FloatDecl {
+    unsigned which_mask, plane;
+    float offset;
+} FloatDecl;
+
+typedef struct TwinReg {
+    VmafFex *fex;
+    unsigned history;       /* frames back it reads; 0: not temporal */
+    double ms;              /* profile: GPU time of its work */
+} TwinReg;
+
+typedef struct FloatSlot {
+    unsigned which, plane;
+    float offset;
+    CUdeviceptr p;
+    size_t pitch;
+    unsigned valid_seq;     /* seq + 1 of the frame converted into p */
+} FloatSlot;
+
+typedef struct DevAlloc {
+    CUdeviceptr p;
+    size_t bytes;
+} DevAlloc;
+
+enum { PROF_START, PROF_UPLOADED, PROF_TWIN0 };
+
+struct VmafGpuLane {
+    VmafGpu *gpu;
+    unsigned id, dev;
+    VmafCudaState *st;
+    CUstream stream;
+    CUevent done;
+    CUevent twin_ev[MAX_TWINS];     /* after a temporal twin's work */
+    CUevent prof[PROF_TWIN0 + MAX_TWINS];
+    CUdeviceptr plane[2][3];
+    CUdeviceptr prime[VMAF_GPU_MAX_HISTORY][2][3];
+    FloatSlot fl[2 * MAX_FLOATS];
+    FloatSlot prime_fl[VMAF_GPU_MAX_HISTORY][2 * MAX_FLOATS];
+    void *lp[MAX_TWINS];
+    DevAlloc *dalloc;
+    unsigned n_dalloc, cap_dalloc;
+    void **halloc;
+    unsigned n_halloc, cap_halloc;
+    size_t bytes;                   /* device memory of this lane */
+
+    /* The frame in the lane (while busy). */
+    bool busy, all, failed;
+    unsigned dev_seq;               /* its number among this device's frames */
+    VmafGpuFrame fr;
+    VmafPicture pic[2];
+    VmafPicture prime_pic[VMAF_GPU_MAX_HISTORY][2];
+};
+
+struct VmafGpu {
+    VmafCudaState *dev[VMAF_GPU_MAX_DEVICES];
+    unsigned n_dev;
+    VmafGpuConfig cfg;
+    enum VmafPixelFormat pix_fmt;
+    unsigned bpc, w, h;
+
+    TwinReg twin[MAX_TWINS];
+    unsigned n_twin;
+    /* Declarations of the twin whose init is running (vmaf_gpu_add). */
+    TwinReg pending;
+    unsigned pending_planes[2];
+    FloatDecl pending_fl[MAX_FLOATS];
+    unsigned n_pending_fl;
+
+    unsigned planes[2];             /* plane masks to upload, ref and dist */
+    FloatDecl fl[MAX_FLOATS];
+    unsigned n_fl;
+    unsigned history;
+
+    VmafGpuLane **lane;             /* K per device, device after device */
+    unsigned k, n_lanes;
+    size_t n_alloc_lanes;           /* entries of `lane` (before packing) */
+    unsigned block;                 /* frames per device block */
+    unsigned dev_count[VMAF_GPU_MAX_DEVICES];   /* frames submitted per device */
+    VmafGpuLane **order;            /* lane of submission seq, ring of n_lanes */
+    VmafPicture recent[VMAF_GPU_MAX_HISTORY][2];    /* last pictures, for priming */
+    unsigned n_recent;
+
+    pthread_mutex_t lock;
+    pthread_cond_t cond_work, cond_free;
+    pthread_t thread;
+    bool started, thread_on, stop;
+    unsigned n_submitted, n_concluded;
+    int err;
+    unsigned err_seq;               /* frames from this seq on are dropped */
+
+    /* Profile (EXACTVMAF_CUDA_PROFILE=1). */
+    bool prof;
+    double prof_upload_ms, prof_bytes;
+    unsigned prof_frames;
+    struct timespec t_first, t_last;
+};
+
+/* ---- Small helpers ---- */
+
+static const EvcDriver *drv(void)
+{
+    return evc_driver();
+}
+
+static unsigned plane_count(enum VmafPixelFormat f)
+{
+    return f == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+}
+
+static void plane_dims(const VmafGpu *gpu, unsigned p, unsigned *w, unsigned *h)
+{
+    const unsigned ss_x = gpu->pix_fmt == VMAF_PIX_FMT_YUV420P ||
+                          gpu->pix_fmt == VMAF_PIX_FMT_YUV422P;
+    const unsigned ss_y = gpu->pix_fmt == VMAF_PIX_FMT_YUV420P;
+    *w = p ? gpu->w >> ss_x : gpu->w;
+    *h = p ? gpu->h >> ss_y : gpu->h;
+}
+
+static size_t sample_bytes(const VmafGpu *gpu)
+{
+    return gpu->bpc > 8 ? 2 : 1;
+}
+
+/* A temporal extractor sees every frame, subsampled or not. */
+static bool every_frame(const TwinReg *tr)
+{
+    return tr->fex->desc->flags & VMAF_FEX_TEMPORAL;
+}
+
+static int twin_index(const VmafGpu *gpu, const VmafFex *fex)
+{
+    for (unsigned t = 0; t < gpu->n_twin; t++)
+        if (gpu->twin[t].fex == fex) return (int)t;
+    return -1;
+}
+
+static void set_error(VmafGpu *gpu, int err, unsigned seq)
+{
+    pthread_mutex_lock(&gpu->lock);
+    if (!gpu->err || seq < gpu->err_seq) {
+        if (!gpu->err) gpu->err = err;
+        gpu->err_seq = seq;
+    }
+    pthread_cond_broadcast(&gpu->cond_free);
+    pthread_mutex_unlock(&gpu->lock);
+}
+
+/* ---- Creation and declarations ---- */
+
+int vmaf_gpu_create(VmafGpu **out, VmafCudaState **dev, unsigned n_dev,
+                    const VmafGpuConfig *cfg, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                    unsigned w, unsigned h)
+{
+    if (!out || !dev || !n_dev || n_dev > VMAF_GPU_MAX_DEVICES) return -EINVAL;
+    VmafGpu *gpu = calloc(1, sizeof(*gpu));
+    if (!gpu) return -ENOMEM;
+    if (pthread_mutex_init(&gpu->lock, NULL)) {
+        free(gpu);
+        return -ENOMEM;
+    }
+    if (pthread_cond_init(&gpu->cond_work, NULL)) {
+        pthread_mutex_destroy(&gpu->lock);
+        free(gpu);
+        return -ENOMEM;
+    }
+    if (pthread_cond_init(&gpu->cond_free, NULL)) {
+        pthread_cond_destroy(&gpu->cond_work);
+        pthread_mutex_destroy(&gpu->lock);
+        free(gpu);
+        return -ENOMEM;
+    }
+    for (unsigned d = 0; d < n_dev; d++) gpu->dev[d] = dev[d];
+    gpu->n_dev = n_dev;
+    if (cfg) gpu->cfg = *cfg;
+    gpu->pix_fmt = pix_fmt;
+    gpu->bpc = bpc;
+    gpu->w = w;
+    gpu->h = h;
+    const char *p = getenv("EXACTVMAF_CUDA_PROFILE");
+    gpu->prof = p && *p && strcmp(p, "0");
+    *out = gpu;
+    return 0;
+}
+
+VmafCudaState *vmaf_gpu_device(VmafGpu *gpu)
+{
+    return gpu->dev[0];
+}
+
+unsigned vmaf_gpu_device_count(const VmafGpu *gpu)
+{
+    return gpu->n_dev;
+}
+
+void vmaf_gpu_use_plane(VmafGpu *gpu, unsigned which_mask, unsigned plane)
+{
+    if (plane >= plane_count(gpu->pix_fmt)) return;
+    for (unsigned k = 0; k < 2; k++)
+        if (which_mask & (1u << k)) gpu->pending_planes[k] |= 1u << plane;
+}
+
+int vmaf_gpu_use_float(VmafGpu *gpu, unsigned which_mask, unsigned plane, float offset)
+{
+    if (plane >= plane_count(gpu->pix_fmt)) return -EINVAL;
+    vmaf_gpu_use_plane(gpu, which_mask, plane);
+    for (unsigned i = 0; i < gpu->n_pending_fl; i++) {
+        FloatDecl *f = &gpu->pending_fl[i];
+        if (f->plane == plane && f->offset == offset) {
+            f->which_mask |= which_mask;
+            return 0;
+        }
+    }
+    if (gpu->n_pending_fl == MAX_FLOATS) return -ENOMEM;
+    gpu->pending_fl[gpu->n_pending_fl++] = (FloatDecl){ which_mask, plane, offset };
+    return 0;
+}
+
+void vmaf_gpu_use_history(VmafGpu *gpu, unsigned frames)
+{
+    if (frames > gpu->pending.history) gpu->pending.history = frames;
+}
+
+int vmaf_gpu_add(VmafGpu *gpu, VmafFex *fex)
+{
+    if (gpu->started || gpu->n_twin == MAX_TWINS) return -EINVAL;
+    memset(&gpu->pending, 0, sizeof(gpu->pending));
+    memset(gpu->pending_planes, 0, sizeof(gpu->pending_planes));
+    gpu->n_pending_fl = 0;
+    int err = vmaf_fex_init(fex, gpu->pix_fmt, gpu->bpc, gpu->w, gpu->h);
+    if (err) return err;
+    if (!fex->twin) return VMAF_FEX_TWIN_DECLINED;  /* the CPU path took it */
+    if (gpu->pending.history > VMAF_GPU_MAX_HISTORY) return -EINVAL;
+
+    for (unsigned k = 0; k < 2; k++) gpu->planes[k] |= gpu->pending_planes[k];
+    for (unsigned i = 0; i < gpu->n_pending_fl; i++) {
+        const FloatDecl *f = &gpu->pending_fl[i];
+        unsigned j = 0;
+        while (j < gpu->n_fl && !(gpu->fl[j].plane == f->plane && gpu->fl[j].offset == f->offset))
+            j++;
+        if (j == gpu->n_fl) {
+            if (gpu->n_fl == MAX_FLOATS) return -ENOMEM;
+            gpu->fl[gpu->n_fl++] = (FloatDecl){ 0, f->plane, f->offset };
+        }
+        gpu->fl[j].which_mask |= f->which_mask;
+    }
+    if (gpu->pending.history > gpu->history) gpu->history = gpu->pending.history;
+    gpu->twin[gpu->n_twin] = gpu->pending;
+    gpu->twin[gpu->n_twin].fex = fex;
+    gpu->n_twin++;
+    return 0;
+}
+
+/* ---- Lanes ---- */
+
+VmafCudaState *vmaf_gpu_lane_device(const VmafGpuLane *l)
+{
+    return l->st;
+}
+
+unsigned vmaf_gpu_lane_id(const VmafGpuLane *l)
+{
+    return l->id;
+}
+
+int vmaf_gpu_alloc(VmafGpuLane *l, CUdeviceptr *p, size_t bytes)
+{
+    *p = 0;
+    if (l->n_dalloc == l->cap_dalloc) {
+        const unsigned cap = l->cap_dalloc ? 2 * l->cap_dalloc : 32;
+        DevAlloc *n = realloc(l->dalloc, cap * sizeof(*n));
+        if (!n) return -ENOMEM;
+        l->dalloc = n;
+        l->cap_dalloc = cap;
+    }
+    const int err = evc_alloc(l->st, p, bytes);
+    if (err) return err;
+    l->dalloc[l->n_dalloc++] = (DevAlloc){ *p, bytes };
+    l->bytes += bytes;
+    return 0;
+}
+
+int vmaf_gpu_alloc_host(VmafGpuLane *l, void **p, size_t bytes)
+{
+    *p = NULL;
+    if (l->n_halloc == l->cap_halloc) {
+        const unsigned cap = l->cap_halloc ? 2 * l->cap_halloc : 16;
+        void **n = realloc(l->halloc, cap * sizeof(*n));
+        if (!n) return -ENOMEM;
+        l->halloc = n;
+        l->cap_halloc = cap;
+    }
+    const int err = evc_host_alloc(l->st, p, bytes);
+    if (err) return err;
+    l->halloc[l->n_halloc++] = *p;
+    return 0;
+}
+
+int vmaf_gpu_const(VmafGpuLane *l, CUdeviceptr *p, const void *src, size_t bytes)
+{
+    int err = vmaf_gpu_alloc(l, p, bytes);
+    /* Synchronous: the host table may go as soon as this returns. */
+    if (!err) err = EVC_CHECK(drv()->cuMemcpyHtoDAsync(*p, src, bytes, l->stream));
+    if (!err) err = EVC_CHECK(drv()->cuStreamSynchronize(l->stream));
+    return err;
+}
+
+int vmaf_gpu_kernel(VmafGpuLane *l, const EvcFatbin *fb, const char *name, CUfunction *fn)
+{
+    return evc_function(l->st, fb, name, fn);
+}
+
+int vmaf_gpu_launch(VmafGpuLane *l, CUfunction fn, unsigned nx, unsigned ny, unsigned nz,
+                    unsigned bx, unsigned by, void **args)
+{
+    if (!nx || !ny || !nz) return 0;
+    const unsigned gx = (nx + bx - 1) / bx, gy = (ny + by - 1) / by;
+    return EVC_CHECK(drv()->cuLaunchKernel(fn, gx, gy, nz, bx, by, 1, 0, l->stream, args, NULL));
+}
+
+int vmaf_gpu_memset(VmafGpuLane *l, CUdeviceptr p, size_t bytes)
+{
+    return EVC_CHECK(drv()->cuMemsetD8Async(p, 0, bytes, l->stream));
+}
+
+int vmaf_gpu_copy(VmafGpuLane *l, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+{
+    return EVC_CHECK(drv()->cuMemcpyDtoDAsync(dst, src, bytes, l->stream));
+}
+
+int vmaf_gpu_upload(VmafGpuLane *l, CUdeviceptr dst, const void *src, size_t bytes)
+{
+    return EVC_CHECK(drv()->cuMemcpyHtoDAsync(dst, src, bytes, l->stream));
+}
+
+int vmaf_gpu_download(VmafGpuLane *l, void *dst, CUdeviceptr src, size_t bytes)
+{
+    return EVC_CHECK(drv()->cuMemcpyDtoHAsync(dst, src, bytes, l->stream));
+}
+
+static void lane_free(VmafGpuLane *l)
+{
+    if (!l || !l->st) return;
+    const EvcDriver *d = drv();
+    if (evc_push(l->st)) return;
+    if (l->stream) EVC_CHECK(d->cuStreamSynchronize(l->stream));
+    VmafGpu *gpu = l->gpu;
+    for (unsigned t = 0; t < gpu->n_twin; t++) {
+        free(l->lp[t]);
+        l->lp[t] = NULL;
+    }
+    for (unsigned i = 0; i < l->n_dalloc; i++)
+        evc_free(l->st, &l->dalloc[i].p, l->dalloc[i].bytes);
+    for (unsigned i = 0; i < l->n_halloc; i++)
+        evc_host_free(l->st, &l->halloc[i]);
+    free(l->dalloc);
+    free(l->halloc);
+    l->dalloc = NULL;
+    l->halloc = NULL;
+    l->n_dalloc = l->n_halloc = l->cap_dalloc = l->cap_halloc = 0;
+    CUevent *ev[] = { &l->done };
+    for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+        if (*ev[i]) EVC_CHECK(d->cuEventDestroy(*ev[i]));
+    for (unsigned t = 0; t < MAX_TWINS; t++)
+        if (l->twin_ev[t]) EVC_CHECK(d->cuEventDestroy(l->twin_ev[t]));
+    for (unsigned i = 0; i < PROF_TWIN0 + MAX_TWINS; i++)
+        if (l->prof[i]) EVC_CHECK(d->cuEventDestroy(l->prof[i]));
+    if (l->stream) EVC_CHECK(d->cuStreamDestroy(l->stream));
+    evc_pop(l->st);
+    l->st = NULL;
+}
+
+/* One lane on device `dev`: stream, events, planes, every twin's buffers. */
+static int lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev)
+{
+    const EvcDriver *d = drv();
+    memset(l, 0, sizeof(*l));
+    l->gpu = gpu;
+    l->id = id;
+    l->dev = dev;
+    l->st = gpu->dev[dev];
+    int err = evc_push(l->st);
+    if (err) {
+        l->st = NULL;
+        return err;
+    }
+    err = EVC_CHECK(d->cuStreamCreate(&l->stream, EVC_CU_STREAM_NON_BLOCKING));
+    /* The completion thread sleeps on `done` instead of spinning. */
+    if (!err)
+        err = EVC_CHECK(d->cuEventCreate(&l->done, EVC_CU_EVENT_BLOCKING_SYNC |
+                                                   EVC_CU_EVENT_DISABLE_TIMING));
+    for (unsigned t = 0; t < gpu->n_twin && !err; t++)
+        if (gpu->twin[t].history)
+            err = EVC_CHECK(d->cuEventCreate(&l->twin_ev[t], EVC_CU_EVENT_DISABLE_TIMING));
+    for (unsigned i = 0; gpu->prof && i < PROF_TWIN0 + gpu->n_twin && !err; i++)
+        err = EVC_CHECK(d->cuEventCreate(&l->prof[i], EVC_CU_EVENT_DEFAULT));
+
+    const size_t bytes = sample_bytes(gpu);
+    const unsigned n_prime = gpu->n_dev > 1 ? gpu->history : 0;
+    for (unsigned p = 0; p < plane_count(gpu->pix_fmt) && !err; p++) {
+        unsigned pw, ph;
+        plane_dims(gpu, p, &pw, &ph);
+        for (unsigned k = 0; k < 2 && !err; k++) {
+            if (!(gpu->planes[k] & (1u << p))) continue;
+            err = vmaf_gpu_alloc(l, &l->plane[k][p], (size_t)pw * ph * bytes);
+            for (unsigned b = 0; b < n_prime && !err; b++)
+                err = vmaf_gpu_alloc(l, &l->prime[b][k][p], (size_t)pw * ph * bytes);
+        }
+    }
+    unsigned n_slot = 0;
+    for (unsigned i = 0; i < gpu->n_fl && !err; i++) {
+        const FloatDecl *f = &gpu->fl[i];
+        unsigned pw, ph;
+        plane_dims(gpu, f->plane, &pw, &ph);
+        const size_t pitch = evc_pitch_floats(pw);
+        for (unsigned k = 0; k < 2 && !err; k++) {
+            if (!(f->which_mask & (1u << k))) continue;
+            FloatSlot *s = &l->fl[n_slot];
+            *s = (FloatSlot){ .which = k, .plane = f->plane, .offset = f->offset, .pitch = pitch };
+            err = vmaf_gpu_alloc(l, &s->p, pitch * ph * sizeof(float));
+            for (unsigned b = 0; b < n_prime && !err; b++) {
+                FloatSlot *ps = &l->prime_fl[b][n_slot];
+                *ps = *s;
+                err = vmaf_gpu_alloc(l, &ps->p, pitch * ph * sizeof(float));
+            }
+            n_slot++;
+        }
+    }
+    evc_pop(l->st);
+    if (err) return err;
+
+    for (unsigned t = 0; t < gpu->n_twin && !err; t++) {
+        VmafFex *fex = gpu->twin[t].fex;
+        const size_t sz = fex->twin->lane_size;
+        l->lp[t] = calloc(1, sz ? sz : 1);
+        if (!l->lp[t]) return -ENOMEM;
+        err = evc_push(l->st);
+        if (err) return err;
+        err = fex->twin->lane_init(fex, l, l->lp[t]);
+        const int err2 = evc_pop(l->st);
+        if (!err) err = err2;
+    }
+    return err;
+}
+
+static void *completion_main(void *arg);
+
+/* Frames in flight per device, from the frame size: enough lanes that a
+ * small frame's kernels overlap others', at most 16. */
+static unsigned default_lanes(const VmafGpu *gpu)
+{
+    const double px = (double)gpu->w * gpu->h;
+    unsigned k = (unsigned)(32.0 * 1024 * 1024 / (px > 1 ? px : 1)) + 1;
+    if (k < 4) k = 4;
+    if (k > 16) k = 16;
+    return k;
+}
+
+static double mib(size_t b)
+{
+    return (double)b / (1024.0 * 1024.0);
+}
+
+static size_t free_memory(VmafCudaState *st, size_t *total)
+{
+    size_t free_b = 0, total_b = 0;
+    if (!evc_push(st)) {
+        drv()->cuMemGetInfo(&free_b, &total_b);
+        evc_pop(st);
+    }
+    if (total) *total = total_b;
+    return free_b;
+}
+
+int vmaf_gpu_start(VmafGpu *gpu)
+{
+    if (gpu->started) return -EINVAL;
+    gpu->started = true;
+    const bool forced = gpu->cfg.frames_in_flight != 0;
+    unsigned k = forced ? gpu->cfg.frames_in_flight : default_lanes(gpu);
+    if (k > VMAF_GPU_MAX_LANES) k = VMAF_GPU_MAX_LANES;
+    const unsigned min_k = gpu->history + 1 > 2 ? gpu->history + 1 : 2;
+    if (k < min_k) {
+        vmaf_log(VMAF_LOG_LEVEL_INFO, "cuda: %u frames in flight asked; %u needed "
+                 "(a temporal metric reads %u frames back)", k, min_k, gpu->history);
+        k = min_k;
+    }
+    const unsigned stride = k;
+    gpu->n_alloc_lanes = (size_t)stride * gpu->n_dev;
+    gpu->lane = calloc((size_t)stride * gpu->n_dev, sizeof(*gpu->lane));
+    gpu->order = calloc((size_t)stride * gpu->n_dev, sizeof(*gpu->order));
+    if (!gpu->lane || !gpu->order) return -ENOMEM;
+
+    /* Lane 0 of every device first, so that one lane's size caps K by the
+     * free memory; then lane after lane, stopping early on short memory
+     * unless the caller fixed K. */
+    unsigned made = 0;
+    for (unsigned i = 0; i < k; i++) {
+        for (unsigned d = 0; d < gpu->n_dev; d++) {
+            /* Stop short of an allocation failure where possible: another
+             * lane needs what lane 0 took, and some room beside. */
+            if (i >= min_k && !forced &&
+                free_memory(gpu->dev[d], NULL) < gpu->lane[d * stride]->bytes / 8 * 9) {
+                vmaf_log(VMAF_LOG_LEVEL_INFO, "cuda: device memory for %u frames in flight "
+                         "per device, not %u", i, k);
+                for (unsigned e = 0; e < d; e++) {
+                    lane_free(gpu->lane[e * stride + i]);
+                    free(gpu->lane[e * stride + i]);
+                    gpu->lane[e * stride + i] = NULL;
+                }
+                goto shrink;
+            }
+            VmafGpuLane *l = calloc(1, sizeof(*l));
+            if (!l) return -ENOMEM;
+            gpu->lane[d * stride + i] = l;
+            int err = lane_create(gpu, l, d * stride + i, d);
+            if (!err && i == 0 && !forced) {
+                /* At most 3/4 of the free memory for the lanes. */
+                const size_t per = l->bytes ? l->bytes : 1;
+                const size_t fit = 1 + free_memory(gpu->dev[d], NULL) / 4 * 3 / per;
+                if (fit < k) k = fit > min_k ? (unsigned)fit : min_k;
+            }
+            if (!err) continue;
+            size_t total_b;
+            const size_t lane_bytes = l->bytes, free_b = free_memory(gpu->dev[d], &total_b);
+            lane_free(l);
+            free(l);
+            gpu->lane[d * stride + i] = NULL;
+            if (err == -ENOMEM && i >= min_k && !forced) {
+                vmaf_log(VMAF_LOG_LEVEL_INFO, "cuda: device memory for %u frames in "
+                         "flight per device, not %u (%.1f MiB free)", i, k, mib(free_b));
+                for (unsigned e = 0; e < d; e++) {
+                    lane_free(gpu->lane[e * stride + i]);
+                    free(gpu->lane[e * stride + i]);
+                    gpu->lane[e * stride + i] = NULL;
+                }
+                goto shrink;
+            }
+            if (err == -ENOMEM)
+                vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                         "cuda: out of device memory on %s: frame in flight %u of %u needed "
+                         "more than the %.1f MiB it got (%u metrics); %.1f MiB free of "
+                         "%.1f MiB. Fewer frames in flight or fewer metrics would fit",
+                         evc_state_device_name(gpu->dev[d]), i + 1, k, mib(lane_bytes),
+                         gpu->n_twin, mib(free_b), mib(total_b));
+            return err;
+        }
+        made = i + 1;
+    }
+shrink:
+    /* Pack the lanes from stride `stride` to stride `made`. */
+    for (unsigned d = 1; made != stride && d < gpu->n_dev; d++)
+        for (unsigned i = 0; i < made; i++) {
+            gpu->lane[d * made + i] = gpu->lane[d * stride + i];
+            gpu->lane[d * stride + i] = NULL;
+        }
+    gpu->k = made;
+    gpu->n_lanes = made * gpu->n_dev;
+    for (unsigned i = 0; i < gpu->n_lanes; i++) gpu->lane[i]->id = i;
+    gpu->block = gpu->n_dev > 1 ? made * BLOCK_FRAMES_PER_LANE : 0;
+
+    if (pthread_create(&gpu->thread, NULL, completion_main, gpu)) return -ENOMEM;
+    gpu->thread_on = true;
+    vmaf_log(VMAF_LOG_LEVEL_INFO, "cuda: %u frames in flight per device, %.1f MiB each",
+             made, mib(gpu->lane[0]->bytes));
+    return 0;
+}
+
+unsigned vmaf_gpu_lanes(const VmafGpu *gpu)
+{
+    return gpu->k;
+}
+
+/* ---- Planes ---- */
+
+int vmaf_gpu_plane(const VmafGpuFrame *fr, unsigned which, unsigned plane, CUdeviceptr *out)
+{
+    if (which > 1 || plane > 2 || !fr->lane->plane[which][plane]) return -EINVAL;
+    *out = fr->lane->plane[which][plane];
+    return 0;
+}
+
+int vmaf_gpu_primed_plane(const VmafGpuFrame *fr, unsigned back, unsigned which,
+                          unsigned plane, CUdeviceptr *out)
+{
+    if (!back || back > VMAF_GPU_MAX_HISTORY || !(fr->primed >> (back - 1) & 1) ||
+        which > 1 || plane > 2 || !fr->lane->prime[back - 1][which][plane])
+        return -EINVAL;
+    *out = fr->lane->prime[back - 1][which][plane];
+    return 0;
+}
+
+/* Convert raw samples to floats on the lane's stream (common.cu). */
+static int convert(VmafGpuLane *l, CUdeviceptr raw, unsigned w, unsigned h, float offset,
+                   CUdeviceptr dst, size_t pitch)
+{
+    const VmafGpu *gpu = l->gpu;
+    CUfunction fn;
+    int err = evc_function(l->st, &evc_fatbin_common,
+                           gpu->bpc > 8 ? "evc_to_float_u16" : "evc_to_float_u8", &fn);
+    if (err) return err;
+    int iw = (int)w, ih = (int)h, ip = (int)pitch;
+    float scale = gpu->bpc == 10 ? 4.0f : gpu->bpc == 12 ? 16.0f : 256.0f;
+    if (gpu->bpc > 8) {
+        void *args[] = { &raw, &iw, &ih, &scale, &offset, &dst, &ip };
+        return vmaf_gpu_launch(l, fn, w, h, 1, 32, 8, args);
+    }
+    void *args[] = { &raw, &iw, &ih, &offset, &dst, &ip };
+    return vmaf_gpu_launch(l, fn, w, h, 1, 32, 8, args);
+}
+
+static FloatSlot *find_slot(FloatSlot *slots, unsigned which, unsigned plane, float offset)
+{
+    for (unsigned i = 0; i < 2 * MAX_FLOATS; i++) {
+        FloatSlot *s = &slots[i];
+        if (s->p && s->which == which && s->plane == plane && s->offset == offset) return s;
+    }
+    return NULL;
+}
+
+int vmaf_gpu_plane_float(const VmafGpuFrame *fr, unsigned which, unsigned plane,
+                         float offset, CUdeviceptr *out, size_t *pitch)
+{
+    VmafGpuLane *l = fr->lane;
+    if (which > 1 || plane > 2) return -EINVAL;
+    FloatSlot *s = find_slot(l->fl, which, plane, offset);
+    if (!s || !l->plane[which][plane]) return -EINVAL;
+    if (s->valid_seq != fr->seq + 1) {
+        unsigned w, h;
+        plane_dims(l->gpu, plane, &w, &h);
+        const int err = convert(l, l->plane[which][plane], w, h, offset, s->p, s->pitch);
+        if (err) return err;
+        s->valid_seq = fr->seq + 1;
+    }
+    *out = s->p;
+    *pitch = s->pitch;
+    return 0;
+}
+
+int vmaf_gpu_primed_float(const VmafGpuFrame *fr, unsigned back, unsigned which,
+                          unsigned plane, float offset, CUdeviceptr *out, size_t *pitch)
+{
+    VmafGpuLane *l = fr->lane;
+    CUdeviceptr raw;
+    int err = vmaf_gpu_primed_plane(fr, back, which, plane, &raw);
+    if (err) return err;
+    FloatSlot *s = find_slot(l->prime_fl[back - 1], which, plane, offset);
+    if (!s) return -EINVAL;
+    if (s->valid_seq != fr->seq + 1) {
+        unsigned w, h;
+        plane_dims(l->gpu, plane, &w, &h);
+        err = convert(l, raw, w, h, offset, s->p, s->pitch);
+        if (err) return err;
+        s->valid_seq = fr->seq + 1;
+    }
+    *out = s->p;
+    *pitch = s->pitch;
+    return 0;
+}
+
+/* ---- History ---- */
+
+void *vmaf_gpu_prev(VmafFex *fex, const VmafGpuFrame *fr, unsigned back)
+{
+    VmafGpu *gpu = fr->lane->gpu;
+    const int t = twin_index(gpu, fex);
+    if (t < 0 || !back || back > gpu->twin[t].history || back > fr->seq ||
+        (fr->primed >> (back - 1) & 1))
+        return NULL;
+    /* The ring holds the lanes of the last n_lanes submissions; back < K. */
+    VmafGpuLane *p = gpu->order[(fr->seq - back) % gpu->n_lanes];
+    if (!p || p->dev != fr->lane->dev) return NULL;
+    if (EVC_CHECK(drv()->cuStreamWaitEvent(fr->lane->stream, p->twin_ev[t], 0))) return NULL;
+    return p->lp[t];
+}
+
+/* Before a temporal twin overwrites what its lane held: every frame that
+ * may still read it (the `history` frames after the lane's previous one on
+ * this device) must be done with it. */
+static int wait_readers(VmafGpu *gpu, VmafGpuLane *l, unsigned t)
+{
+    const unsigned k = gpu->k;
+    for (unsigned i = 1; i <= gpu->twin[t].history; i++) {
+        if (l->dev_seq + i < k) continue;
+        const unsigned v = l->dev_seq + i - k;
+        if (v >= l->dev_seq) continue;
+        VmafGpuLane *r = gpu->lane[l->dev * k + v % k];
+        const int err = EVC_CHECK(drv()->cuStreamWaitEvent(l->stream, r->twin_ev[t], 0));
+        if (err) return err;
+    }
+    return 0;
+}
+
+/* ---- Submission ---- */
+
+static int upload_planes(VmafGpu *gpu, VmafGpuLane *l, const VmafPicture *const pic[2],
+                         CUdeviceptr dst[2][3])
+{
+    const size_t bytes = sample_bytes(gpu);
+    for (unsigned p = 0; p < plane_count(gpu->pix_fmt); p++) {
+        for (unsigned k = 0; k < 2; k++) {
+            if (!(gpu->planes[k] & (1u << p))) continue;
+            unsigned w, h;
+            plane_dims(gpu, p, &w, &h);
+            EvcMemcpy2D c;
+            memset(&c, 0, sizeof(c));
+            c.srcMemoryType = EVC_CU_MEMORYTYPE_HOST;
+            c.srcHost = pic[k]->data[p];
+            c.srcPitch = (size_t)pic[k]->stride[p];
+            c.dstMemoryType = EVC_CU_MEMORYTYPE_DEVICE;
+            c.dstDevice = dst[k][p];
+            c.dstPitch = (size_t)w * bytes;
+            c.WidthInBytes = (size_t)w * bytes;
+            c.Height = h;
+            const int err = EVC_CHECK(drv()->cuMemcpy2DAsync(&c, l->stream));
+            if (err) return err;
+            gpu->prof_bytes += (double)w * h * bytes;
+        }
+    }
+    return 0;
+}
+
+static void release_pictures(VmafGpuLane *l)
+{
+    for (unsigned k = 0; k < 2; k++)
+        if (l->pic[k].ref) vmaf_picture_unref(&l->pic[k]);
+    for (unsigned b = 0; b < VMAF_GPU_MAX_HISTORY; b++)
+        for (unsigned k = 0; k < 2; k++)
+            if (l->prime_pic[b][k].ref) vmaf_picture_unref(&l->prime_pic[b][k]);
+}
+
+static int prof_mark(VmafGpu *gpu, VmafGpuLane *l, unsigned i)
+{
+    if (!gpu->prof) return 0;
+    return EVC_CHECK(drv()->cuEventRecord(l->prof[i], l->stream));
+}
+
+/* Queue everything of frame fr on its lane. */
+static int queue_frame(VmafGpu *gpu, VmafGpuLane *l)
+{
+    const VmafGpuFrame *fr = &l->fr;
+    int err = prof_mark(gpu, l, PROF_START);
+    if (!err) err = upload_planes(gpu, l, fr->pic, l->plane);
+    for (unsigned b = 0; b < VMAF_GPU_MAX_HISTORY && !err; b++) {
+        if (!(fr->primed >> b & 1)) continue;
+        const VmafPicture *pp[2] = { &l->prime_pic[b][0], &l->prime_pic[b][1] };
+        err = upload_planes(gpu, l, pp, l->prime[b]);
+    }
+    if (!err) err = prof_mark(gpu, l, PROF_UPLOADED);
+    for (unsigned t = 0; t < gpu->n_twin && !err; t++) {
+        const TwinReg *tr = &gpu->twin[t];
+        if (l->all || every_frame(tr)) {
+            if (tr->history) err = wait_readers(gpu, l, t);
+            if (!err) err = tr->fex->twin->enqueue(tr->fex, fr, l->lp[t]);
+            if (err)
+                vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (cuda): cannot queue frame %u (%d)",
+                         tr->fex->desc->name, fr->index, err);
+            if (!err && tr->history)
+                err = EVC_CHECK(drv()->cuEventRecord(l->twin_ev[t], l->stream));
+        }
+        if (!err) err = prof_mark(gpu, l, PROF_TWIN0 + t);
+    }
+    /* The completion thread waits on this, also after a failure above. */
+    const int err2 = EVC_CHECK(drv()->cuEventRecord(l->done, l->stream));
+    return err ? err : err2;
+}
+
+int vmaf_gpu_submit(VmafGpu *gpu, const VmafPicture *ref, const VmafPicture *dist,
+                    unsigned index, bool all)
+{
+    if (!gpu->thread_on) return -EINVAL;
+    pthread_mutex_lock(&gpu->lock);
+    const unsigned seq = gpu->n_submitted;
+    const unsigned d = gpu->n_dev > 1 ? (seq / gpu->block) % gpu->n_dev : 0;
+    VmafGpuLane *l = gpu->lane[d * gpu->k + gpu->dev_count[d] % gpu->k];
+    while (l->busy && !gpu->err) pthread_cond_wait(&gpu->cond_free, &gpu->lock);
+    const int err0 = gpu->err;
+    pthread_mutex_unlock(&gpu->lock);
+    if (err0) return err0;
+
+    int err = vmaf_picture_ref(&l->pic[0], ref);
+    if (!err) err = vmaf_picture_ref(&l->pic[1], dist);
+    /* The first frames of a block get the pictures of the frames before the
+     * block (computed on another device) that a temporal twin reads. */
+    unsigned primed = 0;
+    for (unsigned b = 1; !err && gpu->n_dev > 1 && b <= gpu->n_recent; b++) {
+        if (b <= seq % gpu->block) continue;
+        primed |= 1u << (b - 1);
+        for (unsigned k = 0; k < 2 && !err; k++)
+            err = vmaf_picture_ref(&l->prime_pic[b - 1][k], &gpu->recent[b - 1][k]);
+    }
+    l->fr = (VmafGpuFrame){ .index = index, .seq = seq, .lane = l,
+                            .pic = { &l->pic[0], &l->pic[1] }, .primed = primed };
+    l->all = all;
+    l->dev_seq = gpu->dev_count[d];
+    l->failed = false;
+    if (gpu->prof && !seq) clock_gettime(CLOCK_MONOTONIC, &gpu->t_first);
+
+    if (!err) err = evc_push(l->st);
+    if (!err) {
+        err = queue_frame(gpu, l);
+        const int err2 = evc_pop(l->st);
+        if (!err) err = err2;
+    }
+    /* Keep the last pictures for the next block's priming. */
+    if (gpu->n_dev > 1 && gpu->history) {
+        const unsigned last = gpu->history - 1;
+        for (unsigned k = 0; k < 2; k++)
+            if (gpu->recent[last][k].ref) vmaf_picture_unref(&gpu->recent[last][k]);
+        memmove(&gpu->recent[1], &gpu->recent[0], last * sizeof(gpu->recent[0]));
+        memset(&gpu->recent[0], 0, sizeof(gpu->recent[0]));
+        for (unsigned k = 0; k < 2; k++)
+            if (!err) err = vmaf_picture_ref(&gpu->recent[0][k], k ? dist : ref);
+        if (gpu->n_recent < gpu->history) gpu->n_recent++;
+    }
+    if (err) {
+        l->failed = true;
+        set_error(gpu, err, seq);
+    }
+    pthread_mutex_lock(&gpu->lock);
+    l->busy = true;
+    gpu->order[seq % gpu->n_lanes] = l;
+    gpu->dev_count[d]++;
+    gpu->n_submitted++;
+    pthread_cond_signal(&gpu->cond_work);
+    pthread_mutex_unlock(&gpu->lock);
+    return err;
+}
+
+/* ---- Completion ---- */
+
+static double elapsed_ms(CUevent a, CUevent b)
+{
+    float ms = 0.0f;
+    if (!drv()->cuEventElapsedTime || drv()->cuEventElapsedTime(&ms, a, b)) return 0.0;
+    return ms;
+}
+
+static void prof_collect(VmafGpu *gpu, VmafGpuLane *l)
+{
+    gpu->prof_upload_ms += elapsed_ms(l->prof[PROF_START], l->prof[PROF_UPLOADED]);
+    unsigned prev = PROF_UPLOADED;
+    for (unsigned t = 0; t < gpu->n_twin; t++) {
+        gpu->twin[t].ms += elapsed_ms(l->prof[prev], l->prof[PROF_TWIN0 + t]);
+        prev = PROF_TWIN0 + t;
+    }
+    gpu->prof_frames++;
+    clock_gettime(CLOCK_MONOTONIC, &gpu->t_last);
+}
+
+static void conclude_frame(VmafGpu *gpu, VmafGpuLane *l)
+{
+    int err = evc_push(l->st);
+    if (!err) {
+        err = EVC_CHECK(drv()->cuEventSynchronize(l->done));
+        if (!err && gpu->prof) prof_collect(gpu, l);
+        evc_pop(l->st);
+    }
+    if (err) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda: frame %u failed on %s", l->fr.index,
+                 evc_state_device_name(l->st));
+        set_error(gpu, err, l->fr.seq);
+    }
+    pthread_mutex_lock(&gpu->lock);
+    const bool keep = !l->failed && (!gpu->err || l->fr.seq < gpu->err_seq);
+    pthread_mutex_unlock(&gpu->lock);
+    for (unsigned t = 0; keep && t < gpu->n_twin; t++) {
+        const TwinReg *tr = &gpu->twin[t];
+        if (!l->all && !every_frame(tr)) continue;
+        err = vmaf_fex_conclude(tr->fex, &l->fr, l->lp[t]);
+        if (err) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (cuda) failed on frame %u (%s)",
+                     tr->fex->desc->name, l->fr.index, strerror(-err));
+            set_error(gpu, err, l->fr.seq);
+            break;
+        }
+    }
+}
+
+static void *completion_main(void *arg)
+{
+    VmafGpu *gpu = arg;
+    pthread_mutex_lock(&gpu->lock);
+    for (;;) {
+        while (gpu->n_concluded == gpu->n_submitted && !gpu->stop)
+            pthread_cond_wait(&gpu->cond_work, &gpu->lock);
+        if (gpu->n_concluded == gpu->n_submitted) break;
+        VmafGpuLane *l = gpu->order[gpu->n_concluded % gpu->n_lanes];
+        pthread_mutex_unlock(&gpu->lock);
+
+        conclude_frame(gpu, l);
+        release_pictures(l);
+
+        pthread_mutex_lock(&gpu->lock);
+        l->busy = false;
+        gpu->n_concluded++;
+        pthread_cond_broadcast(&gpu->cond_free);
+    }
+    pthread_mutex_unlock(&gpu->lock);
+    return NULL;
+}
+
+int vmaf_gpu_drain(VmafGpu *gpu)
+{
+    pthread_mutex_lock(&gpu->lock);
+    while (gpu->n_concluded < gpu->n_submitted) pthread_cond_wait(&gpu->cond_free, &gpu->lock);
+    const int err = gpu->err;
+    pthread_mutex_unlock(&gpu->lock);
+    return err;
+}
+
+/* ---- Teardown and profile ---- */
+
+static void print_profile(const VmafGpu *gpu)
+{
+    if (!gpu->prof_frames) return;
+    const double n = gpu->prof_frames;
+    const double wall = (double)(gpu->t_last.tv_sec - gpu->t_first.tv_sec) +
+                        (double)(gpu->t_last.tv_nsec - gpu->t_first.tv_nsec) * 1e-9;
+    size_t lane_bytes = gpu->n_lanes ? gpu->lane[0]->bytes : 0, total = 0;
+    for (unsigned i = 0; i < gpu->n_lanes; i++) total += gpu->lane[i]->bytes;
+    fprintf(stderr, "exactvmaf cuda profile: %u frames, %u in flight per device on %u "
+            "device(s) (%s), %.1f fps from the first submission to the last conclusion\n",
+            gpu->prof_frames, gpu->k, gpu->n_dev, evc_state_device_name(gpu->dev[0]),
+            wall > 0 ? n / wall : 0.0);
+    const double up = gpu->prof_upload_ms / n, bytes = gpu->prof_bytes / n;
+    fprintf(stderr, "exactvmaf cuda profile: upload %.3f ms per frame, %.0f bytes, %.2f GB/s\n",
+            up, bytes, up > 0 ? bytes / (up * 1e6) : 0.0);
+    for (unsigned t = 0; t < gpu->n_twin; t++)
+        fprintf(stderr, "exactvmaf cuda profile: twin %s %.3f ms per frame\n",
+                gpu->twin[t].fex->desc->name, gpu->twin[t].ms / n);
+    fprintf(stderr, "exactvmaf cuda profile: device memory %.1f MiB per frame in flight, "
+            "%.1f MiB in all\n", mib(lane_bytes), mib(total));
+}
+
+void vmaf_gpu_destroy(VmafGpu *gpu)
+{
+    if (!gpu) return;
+    if (gpu->thread_on) {
+        pthread_mutex_lock(&gpu->lock);
+        gpu->stop = true;
+        pthread_cond_broadcast(&gpu->cond_work);
+        pthread_mutex_unlock(&gpu->lock);
+        pthread_join(gpu->thread, NULL);
+    }
+    if (gpu->prof) print_profile(gpu);
+    /* Lanes of an unfinished start sit at any index of the array. */
+    const size_t n = gpu->n_lanes ? gpu->n_lanes : gpu->n_alloc_lanes;
+    for (size_t i = 0; gpu->lane && i < n; i++) {
+        if (!gpu->lane[i]) continue;
+        release_pictures(gpu->lane[i]);
+        lane_free(gpu->lane[i]);
+        free(gpu->lane[i]);
+    }
+    for (unsigned b = 0; b < VMAF_GPU_MAX_HISTORY; b++)
+        for (unsigned k = 0; k < 2; k++)
+            if (gpu->recent[b][k].ref) vmaf_picture_unref(&gpu->recent[b][k]);
+    free(gpu->lane);
+    free(gpu->order);
+    for (unsigned d = 0; d < gpu->n_dev; d++) evc_state_close(gpu->dev[d]);
+    pthread_cond_destroy(&gpu->cond_free);
+    pthread_cond_destroy(&gpu->cond_work);
+    pthread_mutex_destroy(&gpu->lock);
+    free(gpu);
+}

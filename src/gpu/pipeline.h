@@ -1,0 +1,191 @@
+/*
+ * The GPU frame pipeline: one room that owns the frames in flight for every
+ * GPU twin, so that a twin only declares what it reads, allocates its
+ * per-frame buffers, queues its kernels and concludes on the host.
+ *
+ * Lanes. A lane is one frame in flight: a device, a stream, the frame's
+ * uploaded planes, and every twin's buffers for one frame (scratch and a
+ * pinned readback area). There are K lanes per device (frames in flight);
+ * frame after frame takes the next lane, so the copy of one frame, the
+ * kernels of others and the host conclusion of an earlier one overlap, and
+ * small frames fill the GPU through concurrent lanes. A lane is reused only
+ * once the frame it held has been concluded.
+ *
+ * Frame order. The caller submits frames in index order; kernels of one
+ * frame run in order on its lane; conclusions (the CPU's functions) run on
+ * the pipeline's completion thread, frame after frame in submission order,
+ * so emitted values and temporal state are in frame order whatever the
+ * lanes do. No sum is ever split across lanes or reordered: parallelism
+ * comes from frames and rows.
+ *
+ * History. A temporal twin (motion) reads what it left on the device for
+ * the previous frame(s): vmaf_gpu_prev() gives its state of that frame's
+ * lane, ordered after the twin's work there. The pipeline also orders a
+ * temporal twin's work on a reused lane after every frame that may still
+ * read that lane's old state.
+ *
+ * Devices. Frames go to the devices in blocks (several GPUs, or two
+ * pipelines on one GPU); at the first frame of a block the previous
+ * frame(s) are not on this device, so the pipeline uploads their pictures
+ * too and the temporal twin rebuilds its history from them ("priming").
+ *
+ * Errors. A failure stops the pipeline: frames before the failing one are
+ * concluded and reported, later ones are dropped, and every later call
+ * returns the error.
+ */
+#ifndef EXACTVMAF_GPU_PIPELINE_H
+#define EXACTVMAF_GPU_PIPELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "libvmaf/picture.h"
+#include "gpu/cuda/cuda_common.h"
+
+typedef struct VmafGpu VmafGpu;
+typedef struct VmafGpuLane VmafGpuLane;
+struct VmafFex;
+
+/** Most frames back a temporal twin may read (motion's five-frame window). */
+#define VMAF_GPU_MAX_HISTORY 2
+/** Most frames in flight per device. */
+#define VMAF_GPU_MAX_LANES 32
+/** Most devices (or pipelines on one device). */
+#define VMAF_GPU_MAX_DEVICES 16
+
+/** Which picture of the pair. */
+enum { VMAF_GPU_REF = 0, VMAF_GPU_DIST = 1 };
+
+/** One frame as a twin sees it while queueing or concluding it. */
+typedef struct VmafGpuFrame {
+    unsigned index;             /**< the caller's frame index */
+    unsigned seq;               /**< submission number: 0, 1, 2, ... */
+    VmafGpuLane *lane;
+    /** The host pictures (ref, dist), held until the frame is concluded. */
+    const VmafPicture *pic[2];
+    /**
+     * Bit b-1 set: the pictures of the frame b submissions back were
+     * uploaded to this lane, because that frame was computed on another
+     * device (only near the start of a device's block of frames).
+     */
+    unsigned primed;
+} VmafGpuFrame;
+
+/* ---- Pipeline (the context's side) ---- */
+
+typedef struct VmafGpuConfig {
+    /** Frames in flight per device; 0 chooses from the frame size and free memory. */
+    unsigned frames_in_flight;
+} VmafGpuConfig;
+
+/**
+ * A pipeline over n_dev opened device states (taken over: closed with the
+ * pipeline; the same device may appear twice). Frame geometry is fixed.
+ */
+int vmaf_gpu_create(VmafGpu **gpu, VmafCudaState **dev, unsigned n_dev,
+                    const VmafGpuConfig *cfg, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                    unsigned w, unsigned h);
+
+/** Device 0's state. */
+VmafCudaState *vmaf_gpu_device(VmafGpu *gpu);
+/** How many devices (or pipelines on one device) share the frames. */
+unsigned vmaf_gpu_device_count(const VmafGpu *gpu);
+
+/**
+ * Hand an extractor instance whose twin init succeeded to the pipeline
+ * (call after vmaf_fex_init). The twin's declarations (planes, history) were
+ * made during that init. The instance stays owned by the caller.
+ */
+int vmaf_gpu_add(VmafGpu *gpu, struct VmafFex *fex);
+
+/**
+ * Allocate the lanes (K per device; K shrinks when device memory is short
+ * and frames_in_flight was not set) and start the completion thread.
+ */
+int vmaf_gpu_start(VmafGpu *gpu);
+
+/** Frames in flight per device, once started. */
+unsigned vmaf_gpu_lanes(const VmafGpu *gpu);
+
+/**
+ * Submit a frame pair: the pipeline takes a reference to each picture and
+ * releases it once the frame is concluded. `all` false runs only temporal
+ * twins (a subsampled frame). Blocks while every lane is busy. Returns the
+ * pipeline's error once one happened (on this frame or an earlier one).
+ */
+int vmaf_gpu_submit(VmafGpu *gpu, const VmafPicture *ref, const VmafPicture *dist,
+                    unsigned index, bool all);
+
+/** Wait until every submitted frame is concluded; the pipeline's error, if any. */
+int vmaf_gpu_drain(VmafGpu *gpu);
+
+/** Stop the thread, free every lane and device state. NULL is fine. */
+void vmaf_gpu_destroy(VmafGpu *gpu);
+
+/* ---- What a twin declares in its init ---- */
+
+/** The twin reads plane `plane` of the pictures in `which_mask` (1 ref, 2 dist) as samples. */
+void vmaf_gpu_use_plane(VmafGpu *gpu, unsigned which_mask, unsigned plane);
+/** ... and as floats: sample / 2^(bpc-8) + offset (the float extractors' conversion). */
+int vmaf_gpu_use_float(VmafGpu *gpu, unsigned which_mask, unsigned plane, float offset);
+/** The twin reads what it left for the `frames` previous frames (1 or 2). */
+void vmaf_gpu_use_history(VmafGpu *gpu, unsigned frames);
+
+/* ---- A twin's lane: buffers, kernels, queued work ---- */
+
+/** The lane's device, and its number among all lanes. */
+VmafCudaState *vmaf_gpu_lane_device(const VmafGpuLane *l);
+unsigned vmaf_gpu_lane_id(const VmafGpuLane *l);
+
+/** Device memory for the lane's life (freed with the lane). */
+int vmaf_gpu_alloc(VmafGpuLane *l, CUdeviceptr *p, size_t bytes);
+/** Pinned host memory for the lane's life, for readbacks. */
+int vmaf_gpu_alloc_host(VmafGpuLane *l, void **p, size_t bytes);
+/** A device copy of a host table, complete on return (freed with the lane). */
+int vmaf_gpu_const(VmafGpuLane *l, CUdeviceptr *p, const void *src, size_t bytes);
+/** Kernel `name` of fatbin `fb` on the lane's device. */
+int vmaf_gpu_kernel(VmafGpuLane *l, const EvcFatbin *fb, const char *name, CUfunction *fn);
+
+/** Queued on the lane's stream, in order. */
+int vmaf_gpu_launch(VmafGpuLane *l, CUfunction fn, unsigned nx, unsigned ny, unsigned nz,
+                    unsigned bx, unsigned by, void **args);
+int vmaf_gpu_memset(VmafGpuLane *l, CUdeviceptr p, size_t bytes);
+int vmaf_gpu_copy(VmafGpuLane *l, CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+/** src must be pinned (vmaf_gpu_alloc_host) and unchanged until the frame is concluded. */
+int vmaf_gpu_upload(VmafGpuLane *l, CUdeviceptr dst, const void *src, size_t bytes);
+/** dst must be pinned; valid in the twin's conclude of the same frame. */
+int vmaf_gpu_download(VmafGpuLane *l, void *dst, CUdeviceptr src, size_t bytes);
+
+/* ---- A frame's planes on its lane ---- */
+
+/**
+ * Plane `plane` of picture `which` as packed samples (uint8_t at 8 bits,
+ * else uint16_t; pic->w[plane] per row), declared with vmaf_gpu_use_plane.
+ */
+int vmaf_gpu_plane(const VmafGpuFrame *fr, unsigned which, unsigned plane, CUdeviceptr *out);
+/**
+ * The same plane as floats, declared with vmaf_gpu_use_float; `pitch` is in
+ * floats (evc_pitch_floats). Converted once per frame however many twins ask.
+ */
+int vmaf_gpu_plane_float(const VmafGpuFrame *fr, unsigned which, unsigned plane,
+                         float offset, CUdeviceptr *out, size_t *pitch);
+/**
+ * The same for the picture `back` frames before fr (bit back-1 of
+ * fr->primed set): what a temporal twin rebuilds its history from at the
+ * start of a block.
+ */
+int vmaf_gpu_primed_plane(const VmafGpuFrame *fr, unsigned back, unsigned which,
+                          unsigned plane, CUdeviceptr *out);
+int vmaf_gpu_primed_float(const VmafGpuFrame *fr, unsigned back, unsigned which,
+                          unsigned plane, float offset, CUdeviceptr *out, size_t *pitch);
+
+/**
+ * A temporal twin's lane state of the frame `back` submissions before fr,
+ * with fr's stream ordered after the twin's work for that frame; NULL when
+ * that frame does not exist or was computed on another device (then bit
+ * back-1 of fr->primed is set and its pictures are on fr's lane).
+ */
+void *vmaf_gpu_prev(struct VmafFex *fex, const VmafGpuFrame *fr, unsigned back);
+
+#endif

@@ -1,0 +1,344 @@
+/*
+ * The GPU frame pipeline against the CPU, bit for bit, where the pipeline's
+ * own logic can go wrong: every frames-in-flight count K with 1, K-1, K,
+ * K+1 and 1000 frames; frames spread over two pipelines on one device
+ * (block seams, motion's history rebuilt there); a bad frame mid-stream
+ * (the frames before it still concluded and reported); subsampling; eight
+ * contexts in eight threads on one GPU; and device memory too short for
+ * the frames in flight asked (a clear error) or not asked (fewer frames in
+ * flight). Exits 77 (skipped) without a usable CUDA device.
+ *
+ * usage: gpu_pipeline_test [--quick]
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libvmaf/libvmaf.h"
+#include "exactvmaf/exactvmaf.h"
+#include "context.h"
+#include "feature_collector.h"
+#include "gpu/cuda/cuda_backend.h"
+
+typedef struct Clip {
+    unsigned w, h, bpc, frames;
+    enum VmafPixelFormat fmt;
+} Clip;
+
+typedef struct Run {
+    enum ExactvmafBackend backend;
+    const int *gpus;
+    unsigned n_gpus;            /* 0: one GPU, device 0 */
+    unsigned fif;               /* frames in flight, 0: default */
+    unsigned subsample;
+    unsigned bad_frame;         /* a frame of another size at this index; 0: none */
+    const char *const *features;
+} Run;
+
+typedef struct Scores {
+    int err, flush_err;
+    unsigned n_names, frames;
+    char **name;
+    double *v;                  /* n_names x frames */
+    bool *set;
+} Scores;
+
+static unsigned failures, checks;
+
+#define CHECK(cond, ...) do { checks++; if (!(cond)) { failures++; printf("FAIL: " __VA_ARGS__); printf("\n"); } } while (0)
+
+static uint32_t rng(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return (uint32_t)(*s >> 11);
+}
+
+static void generate(const Clip *c, unsigned n, VmafPicture *ref, VmafPicture *dis)
+{
+    const unsigned maxv = (1u << c->bpc) - 1;
+    uint64_t seed = 0x243f6a8885a308d3ull ^ ((uint64_t)n * 0x9e3779b97f4a7c15ull);
+    for (unsigned p = 0; p < 3 && ref->data[p]; p++) {
+        for (unsigned i = 0; i < ref->h[p]; i++) {
+            for (unsigned j = 0; j < ref->w[p]; j++) {
+                const double x = (double)(j + 2 * n) / (ref->w[p] + 1);
+                const double y = (double)(i + n % 7) / (ref->h[p] + 1);
+                double t = 0.5 + 0.3 * sin(11.0 * x + 4.0 * y + 0.1 * n) + 0.1 * cos(29.0 * x * y);
+                unsigned r = t <= 0 ? 0 : t >= 1 ? maxv : (unsigned)(t * maxv);
+                int d = (int)r + ((int)(rng(&seed) % 13) - 6) * (int)(maxv / 255 + 1);
+                d = d < 0 ? 0 : d > (int)maxv ? (int)maxv : d;
+                uint8_t *rr = (uint8_t *)ref->data[p] + (size_t)i * ref->stride[p];
+                uint8_t *dr = (uint8_t *)dis->data[p] + (size_t)i * dis->stride[p];
+                if (c->bpc > 8) {
+                    ((uint16_t *)rr)[j] = (uint16_t)r;
+                    ((uint16_t *)dr)[j] = (uint16_t)d;
+                } else {
+                    rr[j] = (uint8_t)r;
+                    dr[j] = (uint8_t)d;
+                }
+            }
+        }
+    }
+}
+
+static void scores_free(Scores *s)
+{
+    for (unsigned i = 0; i < s->n_names; i++) free(s->name[i]);
+    free(s->name);
+    free(s->v);
+    free(s->set);
+    memset(s, 0, sizeof(*s));
+}
+
+static int use(VmafContext *vmaf, const char *spec)
+{
+    char name[64];
+    const char *eq = strchr(spec, '=');
+    const size_t n = eq ? (size_t)(eq - spec) : strlen(spec);
+    snprintf(name, sizeof(name), "%.*s", (int)n, spec);
+    VmafFeatureDictionary *d = NULL;
+    if (eq) {
+        char *buf = strdup(eq + 1), *save = NULL;
+        for (char *kv = strtok_r(buf, ":", &save); kv; kv = strtok_r(NULL, ":", &save)) {
+            char *v = strchr(kv, '=');
+            if (v) *v++ = '\0';
+            vmaf_feature_dictionary_set(&d, kv, v ? v : "");
+        }
+        free(buf);
+    }
+    return vmaf_use_feature(vmaf, name, d);
+}
+
+static int run(const Clip *c, const Run *r, Scores *out)
+{
+    memset(out, 0, sizeof(*out));
+    VmafContext *vmaf = NULL;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR, .n_subsample = r->subsample };
+    int err = vmaf_init(&vmaf, cfg);
+    if (err) return out->err = err;
+    err = exactvmaf_set_backend(vmaf, r->backend, 0);
+    if (!err && r->n_gpus) err = exactvmaf_set_gpus(vmaf, r->gpus, r->n_gpus);
+    if (!err && r->fif) err = exactvmaf_set_frames_in_flight(vmaf, r->fif);
+    for (const char *const *f = r->features; !err && *f; f++) err = use(vmaf, *f);
+    unsigned n;
+    for (n = 0; !err && n < c->frames; n++) {
+        const bool bad = r->bad_frame && n == r->bad_frame;
+        VmafPicture ref, dis;
+        err = vmaf_picture_alloc(&ref, c->fmt, c->bpc, c->w + (bad ? 2 : 0), c->h);
+        if (err) break;
+        err = vmaf_picture_alloc(&dis, c->fmt, c->bpc, c->w + (bad ? 2 : 0), c->h);
+        if (err) {
+            vmaf_picture_unref(&ref);
+            break;
+        }
+        generate(c, n, &ref, &dis);
+        err = vmaf_read_pictures(vmaf, &ref, &dis, n);
+        if (err && bad) {
+            /* Refused: the frames before it must still be concluded. */
+            out->err = err;
+            err = 0;
+            break;
+        }
+    }
+    if (!err) err = out->flush_err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
+    if (!out->err) out->err = err;
+    VmafFeatureCollector *fc = vmaf_ctx_collector(vmaf);
+    out->frames = c->frames;
+    out->n_names = vmaf_fc_count(fc);
+    out->name = calloc(out->n_names + 1, sizeof(*out->name));
+    out->v = calloc((size_t)out->n_names * c->frames + 1, sizeof(double));
+    out->set = calloc((size_t)out->n_names * c->frames + 1, sizeof(bool));
+    for (unsigned i = 0; i < out->n_names; i++) {
+        const VmafFeatureVector *v = vmaf_fc_at(fc, i);
+        out->name[i] = strdup(v->name);
+        for (unsigned k = 0; k < c->frames && k < v->capacity; k++) {
+            out->set[(size_t)i * c->frames + k] = v->written[k];
+            if (v->written[k]) out->v[(size_t)i * c->frames + k] = v->value[k];
+        }
+    }
+    const VmafDict *b = vmaf_ctx_backends(vmaf);
+    for (unsigned i = 0; b && r->backend == EXACTVMAF_BACKEND_CUDA && i < b->cnt; i++)
+        CHECK(!strcmp(b->entry[i].val, "cuda"), "%s computed on %s, not cuda", b->entry[i].key,
+              b->entry[i].val);
+    vmaf_close(vmaf);
+    return out->err;
+}
+
+static uint64_t bits(double x)
+{
+    uint64_t u;
+    memcpy(&u, &x, sizeof(u));
+    return u;
+}
+
+/* Every value the CPU wrote for frames [0, upto) equals the GPU's, bit for bit. */
+static void compare(const char *what, const Scores *cpu, const Scores *gpu, unsigned upto)
+{
+    unsigned long long same = 0, total = 0;
+    for (unsigned i = 0; i < cpu->n_names; i++) {
+        int g = -1;
+        for (unsigned k = 0; k < gpu->n_names && g < 0; k++)
+            if (!strcmp(gpu->name[k], cpu->name[i])) g = (int)k;
+        for (unsigned f = 0; f < upto; f++) {
+            const size_t ci = (size_t)i * cpu->frames + f;
+            if (!cpu->set[ci]) continue;
+            total++;
+            const size_t gi = (size_t)g * gpu->frames + f;
+            if (g >= 0 && gpu->set[gi] && bits(gpu->v[gi]) == bits(cpu->v[ci])) {
+                same++;
+            } else if (total - same <= 5) {
+                printf("  %s: %s[%u] cpu %.17g gpu %.17g\n", what, cpu->name[i], f, cpu->v[ci],
+                       g >= 0 && gpu->set[gi] ? gpu->v[gi] : NAN);
+            }
+        }
+    }
+    CHECK(total && same == total, "%s: %llu of %llu outputs identical", what, same, total);
+    printf("%-58s %llu/%llu identical\n", what, same, total);
+}
+
+static const char *const vmaf_features[] = { "adm", "vif", "motion", "psnr", NULL };
+static const char *const float_features[] = { "float_adm", "float_vif", "float_motion",
+                                              "float_psnr", NULL };
+static const char *const window_features[] = {
+    "motion=motion_five_frame_window=true:debug=true",
+    "float_motion=motion_add_scale1=true:debug=true", "vif=debug=true", NULL };
+
+static void check(const char *what, const Clip *c, const Run *gpu_run)
+{
+    Run cpu_run = *gpu_run;
+    cpu_run.backend = EXACTVMAF_BACKEND_CPU;
+    cpu_run.n_gpus = 0;
+    Scores cpu, gpu;
+    run(c, &cpu_run, &cpu);
+    run(c, gpu_run, &gpu);
+    if (gpu_run->bad_frame) {
+        CHECK(gpu.err && !gpu.flush_err, "%s: the bad frame refused (%d), the flush fine (%d)",
+              what, gpu.err, gpu.flush_err);
+        compare(what, &cpu, &gpu, gpu_run->bad_frame);
+    } else {
+        CHECK(!cpu.err && !gpu.err, "%s: runs succeed (cpu %d, gpu %d)", what, cpu.err, gpu.err);
+        compare(what, &cpu, &gpu, c->frames);
+    }
+    scores_free(&cpu);
+    scores_free(&gpu);
+}
+
+typedef struct ThreadJob {
+    const Clip *clip;
+    Run run;
+    Scores out;
+} ThreadJob;
+
+static void *thread_main(void *arg)
+{
+    ThreadJob *j = arg;
+    run(j->clip, &j->run, &j->out);
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    const bool quick = argc > 1 && !strcmp(argv[1], "--quick");
+    int count = 0;
+    char why[256] = "";
+    if (evc_device_count(&count, why, sizeof(why)) || !count) {
+        printf("SKIP: no usable CUDA device: %s\n", count ? why : why[0] ? why : "none");
+        return 77;
+    }
+
+    /* Every K with 1, K-1, K, K+1 and many frames. */
+    static const unsigned ks[] = { 2, 3, 4, 7, 16 };
+    for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+        const unsigned k = ks[i];
+        const unsigned counts[] = { 1, k - 1, k, k + 1, quick ? 60 : 1000 };
+        for (size_t j = 0; j < sizeof(counts) / sizeof(counts[0]); j++) {
+            if (!counts[j]) continue;
+            const Clip c = { 64, 48, 8, counts[j], VMAF_PIX_FMT_YUV420P };
+            char what[96];
+            snprintf(what, sizeof(what), "K=%u, %u frames, vmaf features", k, counts[j]);
+            check(what, &c, &(Run){ EXACTVMAF_BACKEND_CUDA, .fif = k, .features = vmaf_features });
+            snprintf(what, sizeof(what), "K=%u, %u frames, float features", k, counts[j]);
+            const Clip c10 = { 66, 50, 10, counts[j], VMAF_PIX_FMT_YUV422P };
+            check(what, &c10, &(Run){ EXACTVMAF_BACKEND_CUDA, .fif = k, .features = float_features });
+        }
+    }
+
+    /* The default K, a larger frame, subsampling, history two frames back. */
+    const Clip mid = { 640, 360, 8, 40, VMAF_PIX_FMT_YUV420P };
+    check("default K, 640x360, 40 frames", &mid,
+          &(Run){ EXACTVMAF_BACKEND_CUDA, .features = vmaf_features });
+    check("default K, subsample 3", &mid,
+          &(Run){ EXACTVMAF_BACKEND_CUDA, .subsample = 3, .features = vmaf_features });
+    check("K=3, five-frame window, scale1", &mid,
+          &(Run){ EXACTVMAF_BACKEND_CUDA, .fif = 3, .features = window_features });
+
+    /* A bad frame mid-stream: frames before it concluded, reported, equal. */
+    const Clip bad = { 96, 64, 8, 30, VMAF_PIX_FMT_YUV420P };
+    check("bad frame 17 of 30 (K=4)", &bad,
+          &(Run){ EXACTVMAF_BACKEND_CUDA, .fif = 4, .bad_frame = 17, .features = vmaf_features });
+
+    /* Two pipelines on one device: blocks of frames alternate, seams rebuild history. */
+    static const int twice[] = { 0, 0 };
+    const Clip seam = { 96, 64, 8, quick ? 100 : 300, VMAF_PIX_FMT_YUV420P };
+    check("two pipelines on device 0, vmaf features", &seam,
+          &(Run){ EXACTVMAF_BACKEND_CUDA, twice, 2, .fif = 3, .features = vmaf_features });
+    check("two pipelines on device 0, float features", &seam,
+          &(Run){ EXACTVMAF_BACKEND_CUDA, twice, 2, .fif = 2, .features = float_features });
+    check("two pipelines on device 0, five-frame window", &seam,
+          &(Run){ EXACTVMAF_BACKEND_CUDA, twice, 2, .fif = 3, .features = window_features });
+    if (count > 1) {
+        static const int all_gpus[] = { 0, 1 };
+        check("devices 0 and 1", &seam,
+              &(Run){ EXACTVMAF_BACKEND_CUDA, all_gpus, 2, .features = vmaf_features });
+    }
+
+    /* Eight contexts in eight threads on one GPU. */
+    {
+        const Clip c = { 320, 180, 8, 50, VMAF_PIX_FMT_YUV420P };
+        Run cpu_run = { EXACTVMAF_BACKEND_CPU, .features = vmaf_features };
+        Scores cpu;
+        run(&c, &cpu_run, &cpu);
+        ThreadJob job[8];
+        pthread_t th[8];
+        for (int t = 0; t < 8; t++) {
+            job[t] = (ThreadJob){ &c, { EXACTVMAF_BACKEND_CUDA, .features = vmaf_features } };
+            pthread_create(&th[t], NULL, thread_main, &job[t]);
+        }
+        for (int t = 0; t < 8; t++) {
+            pthread_join(th[t], NULL);
+            char what[64];
+            snprintf(what, sizeof(what), "eight contexts in threads: context %d", t);
+            CHECK(!job[t].out.err, "%s failed (%d)", what, job[t].out.err);
+            compare(what, &cpu, &job[t].out, c.frames);
+            scores_free(&job[t].out);
+        }
+        scores_free(&cpu);
+    }
+
+    /* Device memory: 32 frames in flight of 16384x16384 do not fit in an
+     * H200 with the float features: asked for, a clear error; not asked
+     * for, fewer frames in flight and a result. */
+    if (!quick) {
+        const Clip huge = { 16384, 16384, 8, 2, VMAF_PIX_FMT_YUV420P };
+        Scores s;
+        int err = run(&huge, &(Run){ EXACTVMAF_BACKEND_CUDA, .fif = 32,
+                                     .features = float_features }, &s);
+        printf("16384x16384, 32 frames in flight asked: %d (%s)\n", err, strerror(-err));
+        CHECK(err == -ENOMEM, "32 huge frames in flight: -ENOMEM expected, got %d", err);
+        scores_free(&s);
+        err = run(&huge, &(Run){ EXACTVMAF_BACKEND_CUDA, .features = float_features }, &s);
+        printf("16384x16384, frames in flight chosen: %d\n", err);
+        CHECK(!err, "huge frames with the default K: %d", err);
+        scores_free(&s);
+    }
+
+    printf("%u checks, %u failed\n", checks, failures);
+    return failures ? 1 : 0;
+}
