@@ -206,6 +206,10 @@ static void compare(const char *what, const Scores *cpu, const Scores *gpu, unsi
 static const char *const vmaf_features[] = { "adm", "vif", "motion", "psnr", NULL };
 static const char *const float_features[] = { "float_adm", "float_vif", "float_motion",
                                               "float_psnr", NULL };
+/* VMAF and VMAF NEG together: the two VIF instances share one pass. */
+static const char *const neg_features[] = {
+    "adm", "adm=adm_enhn_gain_limit=1.0", "vif=debug=true", "vif=vif_enhn_gain_limit=1.0:debug=true",
+    "vif=vif_enhn_gain_limit=1.37", "motion", NULL };
 static const char *const window_features[] = {
     "motion=motion_five_frame_window=true:debug=true",
     "float_motion=motion_add_scale1=true:debug=true", "vif=debug=true", NULL };
@@ -278,6 +282,11 @@ int main(int argc, char **argv)
           &(Run){ EXACTVMAF_BACKEND_CUDA, .subsample = 3, .features = vmaf_features });
     check("K=3, five-frame window, scale1", &mid,
           &(Run){ EXACTVMAF_BACKEND_CUDA, .fif = 3, .features = window_features });
+    check("VMAF and NEG features, shared VIF pass", &mid,
+          &(Run){ EXACTVMAF_BACKEND_CUDA, .features = neg_features });
+    const Clip mid10 = { 642, 362, 10, 12, VMAF_PIX_FMT_YUV420P };
+    check("VMAF and NEG features, 10-bit", &mid10,
+          &(Run){ EXACTVMAF_BACKEND_CUDA, .features = neg_features });
 
     /* A bad frame mid-stream: frames before it concluded, reported, equal. */
     const Clip bad = { 96, 64, 8, 30, VMAF_PIX_FMT_YUV420P };

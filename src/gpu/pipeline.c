@@ -38,6 +38,8 @@ typedef struct FloatDecl {
 typedef struct TwinReg {
     VmafFex *fex;
     unsigned history;       /* frames back it reads; 0: not temporal */
+    char *share_key;        /* vmaf_gpu_share's key, or NULL */
+    VmafFex *leader;        /* a follower's leader: nothing to queue */
     double ms;              /* profile: GPU time of its work */
 } TwinReg;
 
@@ -94,6 +96,7 @@ struct VmafGpu {
     unsigned n_twin;
     /* Declarations of the twin whose init is running (vmaf_gpu_add). */
     TwinReg pending;
+    const VmafFeatureExtractor *pending_desc;
     unsigned pending_planes[2];
     FloatDecl pending_fl[MAX_FLOATS];
     unsigned n_pending_fl;
@@ -252,12 +255,36 @@ void vmaf_gpu_use_history(VmafGpu *gpu, unsigned frames)
     if (frames > gpu->pending.history) gpu->pending.history = frames;
 }
 
+VmafFex *vmaf_gpu_share(VmafGpu *gpu, const char *key)
+{
+    free(gpu->pending.share_key);
+    gpu->pending.share_key = strdup(key);
+    gpu->pending.leader = NULL;
+    for (unsigned t = 0; gpu->pending.share_key && t < gpu->n_twin; t++) {
+        const TwinReg *tr = &gpu->twin[t];
+        if (tr->share_key && !tr->leader && tr->fex->desc == gpu->pending_desc &&
+            !strcmp(tr->share_key, key)) {
+            gpu->pending.leader = tr->fex;
+            break;
+        }
+    }
+    return gpu->pending.leader;
+}
+
+void *vmaf_gpu_state_of(VmafFex *fex, const VmafGpuFrame *fr)
+{
+    const int t = twin_index(fr->lane->gpu, fex);
+    return t < 0 ? NULL : fr->lane->lp[t];
+}
+
 int vmaf_gpu_add(VmafGpu *gpu, VmafFex *fex)
 {
     if (gpu->started || gpu->n_twin == MAX_TWINS) return -EINVAL;
+    free(gpu->pending.share_key);
     memset(&gpu->pending, 0, sizeof(gpu->pending));
     memset(gpu->pending_planes, 0, sizeof(gpu->pending_planes));
     gpu->n_pending_fl = 0;
+    gpu->pending_desc = fex->desc;
     int err = vmaf_fex_init(fex, gpu->pix_fmt, gpu->bpc, gpu->w, gpu->h);
     if (err) return err;
     if (!fex->twin) return VMAF_FEX_TWIN_DECLINED;  /* the CPU path took it */
@@ -279,6 +306,7 @@ int vmaf_gpu_add(VmafGpu *gpu, VmafFex *fex)
     gpu->twin[gpu->n_twin] = gpu->pending;
     gpu->twin[gpu->n_twin].fex = fex;
     gpu->n_twin++;
+    memset(&gpu->pending, 0, sizeof(gpu->pending));    /* the key is the twin's now */
     return 0;
 }
 
@@ -476,14 +504,15 @@ static int lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev)
 
 static void *completion_main(void *arg);
 
-/* Frames in flight per device, from the frame size: enough lanes that a
- * small frame's kernels overlap others', at most 16. */
+/* Frames in flight per device, from the frame size: enough that a small
+ * frame's kernels overlap others' (measured on an H200: 1080p gains little
+ * past 8), few enough that setting the lanes up stays quick. */
 static unsigned default_lanes(const VmafGpu *gpu)
 {
     const double px = (double)gpu->w * gpu->h;
-    unsigned k = (unsigned)(32.0 * 1024 * 1024 / (px > 1 ? px : 1)) + 1;
+    unsigned k = (unsigned)(16.0 * 1024 * 1024 / (px > 1 ? px : 1));
     if (k < 4) k = 4;
-    if (k > 16) k = 16;
+    if (k > 8) k = 8;
     return k;
 }
 
@@ -782,7 +811,7 @@ static int queue_frame(VmafGpu *gpu, VmafGpuLane *l)
         const TwinReg *tr = &gpu->twin[t];
         if (l->all || every_frame(tr)) {
             if (tr->history) err = wait_readers(gpu, l, t);
-            if (!err) err = tr->fex->twin->enqueue(tr->fex, fr, l->lp[t]);
+            if (!err && !tr->leader) err = tr->fex->twin->enqueue(tr->fex, fr, l->lp[t]);
             if (err)
                 vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (cuda): cannot queue frame %u (%d)",
                          tr->fex->desc->name, fr->index, err);
@@ -989,6 +1018,8 @@ void vmaf_gpu_destroy(VmafGpu *gpu)
     free(gpu->lane);
     free(gpu->order);
     for (unsigned d = 0; d < gpu->n_dev; d++) evc_state_close(gpu->dev[d]);
+    for (unsigned t = 0; t < gpu->n_twin; t++) free(gpu->twin[t].share_key);
+    free(gpu->pending.share_key);
     pthread_cond_destroy(&gpu->cond_free);
     pthread_cond_destroy(&gpu->cond_work);
     pthread_mutex_destroy(&gpu->lock);

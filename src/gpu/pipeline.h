@@ -132,6 +132,19 @@ int vmaf_gpu_use_float(VmafGpu *gpu, unsigned which_mask, unsigned plane, float 
 /** The twin reads what it left for the `frames` previous frames (1 or 2). */
 void vmaf_gpu_use_history(VmafGpu *gpu, unsigned frames);
 
+/**
+ * Share one pass between instances of a metric whose options differ only
+ * in what that pass can compute for several at once (the gain limits of
+ * VMAF and VMAF NEG, say): `key` names everything else. The first instance
+ * with this descriptor and key leads and gets NULL back; a later one gets
+ * the leader, queues nothing (its enqueue is not called) and concludes from
+ * the leader's lane state (vmaf_gpu_state_of). The leader learns of its
+ * followers in their init, before any lane exists.
+ */
+struct VmafFex *vmaf_gpu_share(VmafGpu *gpu, const char *key);
+/** The lane state of twin `fex` for frame fr (a follower reads its leader's). */
+void *vmaf_gpu_state_of(struct VmafFex *fex, const VmafGpuFrame *fr);
+
 /* ---- A twin's lane: buffers, kernels, queued work ---- */
 
 /** The lane's device, and its number among all lanes. */
@@ -156,6 +169,13 @@ int vmaf_gpu_copy(VmafGpuLane *l, CUdeviceptr dst, CUdeviceptr src, size_t bytes
 int vmaf_gpu_upload(VmafGpuLane *l, CUdeviceptr dst, const void *src, size_t bytes);
 /** dst must be pinned; valid in the twin's conclude of the same frame. */
 int vmaf_gpu_download(VmafGpuLane *l, void *dst, CUdeviceptr src, size_t bytes);
+
+/**
+ * Launch geometry of a row-sum kernel (src/gpu/cuda/rowsum.cuh) over h
+ * rows: nx = RS_THREADS(h), bx = RS_BLOCK.
+ */
+#define RS_BLOCK 128u
+#define RS_THREADS(h) ((((unsigned)(h) + 31u) / 32u) * RS_BLOCK)
 
 /* ---- A frame's planes on its lane ---- */
 

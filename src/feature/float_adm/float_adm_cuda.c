@@ -220,7 +220,7 @@ static int queue_scale(const AdmCuda *g, VmafGpuLane *l, AdmLane *q, int s,
 
     CUdeviceptr rows = q->rows + g->row_off[s] * sizeof(float);
     void *row_args[] = { &terms, &tp, &tps, &cw, &ch, &rows };
-    return vmaf_gpu_launch(l, q->k_rows, (unsigned)ch, 1, ADM_SLOTS, 64, 1, row_args);
+    return vmaf_gpu_launch(l, q->k_rows, RS_THREADS(ch), 1, ADM_SLOTS, RS_BLOCK, 1, row_args);
 }
 
 static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)

@@ -2,8 +2,8 @@
  * float_adm CUDA kernels. Every value is computed by the functions of
  * adm_arith.h (and adm_rcp_model.h), the CPU path's own, so each sample
  * carries the CPU's operations in the CPU's order; the sums are the CPU's
- * running fp32 sums: one thread per row adds its row left to right, and the
- * host adds the rows top to bottom (float_adm_cuda.c).
+ * running fp32 sums: one lane adds a row left to right (rowsum.cuh), and
+ * the host adds the rows top to bottom (float_adm_cuda.c).
  *
  * Band buffers: h, v, d planes of one signal are consecutive, `ps` floats
  * apart, `bp` floats per row (the scale-0 band layout, reused by every scale).
@@ -13,6 +13,7 @@
 #include "fp.h"
 #include "feature/float_adm/adm_arith.h"
 #include "feature/float_adm/adm_rcp_model.h"
+#include "gpu/cuda/rowsum.cuh"
 
 /* Division modes of adm_decouple (float_adm_cuda.c). */
 #define ADM_DIV_IEEE 0
@@ -166,18 +167,9 @@ extern "C" __global__ void adm_terms(const float *ref_b, const float *rst, const
     }
 }
 
-/**
- * Row sums of the terms: one thread per row of slot blockIdx.z, +0 then
- * each term left to right in fp32, as adm_cpu.c add_row_sums.
- */
-extern "C" __global__ void adm_row_sums(const float *terms, int tp, long long tps, int cw,
-                                        int ch, float *out)
+/** Row sums of the terms of slot blockIdx.z: +0, then left to right in fp32, as adm_cpu.c add_row_sums. */
+extern "C" __global__ void __launch_bounds__(RS_WARPS * 32)
+adm_row_sums(const float *terms, int tp, long long tps, int cw, int ch, float *out)
 {
-    const int row = blockIdx.x * blockDim.x + threadIdx.x;
-    if (row >= ch) return;
-    const float *p = terms + blockIdx.z * tps + (size_t)row * tp;
-    float s = 0.0f;
-    for (int j = 0; j < cw; j++)
-        s = FADD(s, p[j]);
-    out[(size_t)blockIdx.z * ch + row] = s;
+    row_sums(RsPlane{ terms + blockIdx.z * tps, tp }, cw, ch, out + (size_t)blockIdx.z * ch);
 }

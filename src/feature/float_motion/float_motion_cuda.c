@@ -180,7 +180,7 @@ static int sad_rows(VmafGpuLane *l, const MotionLane *q, CUdeviceptr prev, CUdev
                     int pitch, int w, int h, CUdeviceptr rows)
 {
     void *sa[] = { &prev, &cur, &pitch, &w, &h, &rows };
-    return vmaf_gpu_launch(l, q->k_sad, (unsigned)h, 1, 1, 64, 1, sa);
+    return vmaf_gpu_launch(l, q->k_sad, RS_THREADS(h), 1, 1, RS_BLOCK, 1, sa);
 }
 
 static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)

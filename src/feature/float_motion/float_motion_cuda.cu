@@ -2,13 +2,15 @@
  * float_motion CUDA kernels. Every value comes from motion_arith.h, the CPU
  * path's functions: the blur taps and reflect-101 border (motion_blur_v_px,
  * motion_blur_h_px), the bilinear downscale (motion_bilinear_px) and the SAD
- * of a row (motion_sad_row: one thread adds its row left to right in fp32).
+ * of a row (motion_sad_step's terms, added left to right on one lane in
+ * fp32: rowsum.cuh).
  * The host adds the rows and concludes (float_motion_cuda.c).
  */
 #include <stddef.h>
 
 #include "fp.h"
 #include "feature/float_motion/motion_arith.h"
+#include "gpu/cuda/rowsum.cuh"
 
 /** The blur kernel, passed by value. */
 typedef struct MotionTaps {
@@ -34,13 +36,22 @@ extern "C" __global__ void motion_blur_h(const float *tmp, int tp, int w, int h,
     dst[(size_t)i * dp + j] = motion_blur_h_px(tmp + (size_t)i * tp, w, t.f, t.n, j);
 }
 
-/** out[i] = SAD of row i of (prev, cur), +0 then left to right in fp32. */
-extern "C" __global__ void motion_sad_rows(const float *prev, const float *cur, int p, int w,
-                                           int h, float *out)
+/** The SAD term at (r, c): |prev - cur| as motion_sad_step adds it. */
+struct SadLoad {
+    const float *prev, *cur;
+    int pitch;
+    __device__ float operator()(int r, int c) const
+    {
+        const size_t o = (size_t)r * pitch + c;
+        return fabsf(FSUB(prev[o], cur[o]));
+    }
+};
+
+/** out[i] = SAD of row i of (prev, cur): motion_sad_row's fp32 sum from +0, left to right. */
+extern "C" __global__ void __launch_bounds__(RS_WARPS * 32)
+motion_sad_rows(const float *prev, const float *cur, int p, int w, int h, float *out)
 {
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= h) return;
-    out[i] = motion_sad_row(prev + (size_t)i * p, cur + (size_t)i * p, w);
+    row_sums(SadLoad{ prev, cur, p }, w, h, out);
 }
 
 /** motion_add_scale1's half-size bilinear downscale, the positions from the host. */

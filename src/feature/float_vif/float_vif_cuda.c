@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "feature/common/picture_float.h"
@@ -18,6 +19,7 @@
 #include "log.h"
 
 #include "vif_arith.h"
+#include "vif_cuda.h"
 #include "vif_host.h"
 
 extern const EvcFatbin evc_fatbin_float_vif;
@@ -47,6 +49,8 @@ typedef struct VifLane {
     float *h_rows;
     float *pre;                         /**< pinned: both prescaled images */
     CUfunction k_dec_v, k_dec_h, k_stat_v, k_stat_h, k_rows;
+    /** Per scale, the tiled kernels of its width, when there are (vif_cuda.h). */
+    CUfunction k_stat_tiled[VIF_NUM_SCALES], k_dec_tiled[VIF_NUM_SCALES];
 } VifLane;
 
 static void twin_close(VmafFex *fex)
@@ -141,8 +145,11 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     }
     const size_t plane = (size_t)g->pitch[0] * g->sh[0];
     if (!err) err = vmaf_gpu_const(l, &q->filters, g->filter, sizeof(g->filter));
-    if (!err) err = vmaf_gpu_alloc(l, &q->tmp, plane * sizeof(float));
-    if (!err) err = vmaf_gpu_alloc(l, &q->v, 5 * plane * sizeof(float));
+    /* The plain kernels' intermediate planes, for widths without a tiled kernel. */
+    bool plain = false;
+    for (int sc = 0; sc < VIF_NUM_SCALES; sc++) plain = plain || !VIF_TILED_WIDTH(g->fw[sc]);
+    if (!err && plain) err = vmaf_gpu_alloc(l, &q->tmp, plane * sizeof(float));
+    if (!err && plain) err = vmaf_gpu_alloc(l, &q->v, 5 * plane * sizeof(float));
     if (!err) err = vmaf_gpu_alloc(l, &q->nd, 2 * plane * sizeof(float));
     if (!err) err = vmaf_gpu_alloc(l, &q->rows, g->n_rows * sizeof(float));
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_rows, g->n_rows * sizeof(float));
@@ -154,7 +161,32 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_kernel(l, fb, "vif_stat_v", &q->k_stat_v);
     if (!err) err = vmaf_gpu_kernel(l, fb, "vif_stat_h", &q->k_stat_h);
     if (!err) err = vmaf_gpu_kernel(l, fb, "vif_row_sums", &q->k_rows);
+    for (int sc = 0; sc < VIF_NUM_SCALES && !err; sc++) {
+        if (!VIF_TILED_WIDTH(g->fw[sc])) continue;
+        char name[32];
+        snprintf(name, sizeof(name), "vif_stat_tiled_%d", g->fw[sc]);
+        err = vmaf_gpu_kernel(l, fb, name, &q->k_stat_tiled[sc]);
+        snprintf(name, sizeof(name), "vif_dec_tiled_%d", g->fw[sc]);
+        if (!err && sc) err = vmaf_gpu_kernel(l, fb, name, &q->k_dec_tiled[sc]);
+    }
     return err;
+}
+
+/* Tiles of the tiled kernels (float_vif_cuda.cu): 256 threads for 32 x 16 outputs. */
+#define TILE_W 32u
+#define TILE_H 16u
+
+static unsigned tiles(unsigned n, unsigned tile)
+{
+    return (n + tile - 1) / tile;
+}
+
+static VifTaps taps_of(const VifCuda *g, int sc)
+{
+    VifTaps t;
+    memset(&t, 0, sizeof(t));
+    memcpy(t.f, g->filter[sc], (size_t)g->fw[sc] * sizeof(float));
+    return t;
 }
 
 /* The scale-0 images: the pipeline's floats, or the host prescale uploaded. */
@@ -198,8 +230,17 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
         int w = g->sw[sc - 1], h = g->sh[sc - 1], oh = g->sh[sc], fw = g->fw[sc];
         int tp = g->pitch[sc - 1];
         pitch[sc] = g->pitch[sc];
+        img[sc][0] = q->img[sc][0];
+        img[sc][1] = q->img[sc][1];
+        if (q->k_dec_tiled[sc]) {
+            VifTaps taps = taps_of(g, sc);
+            void *a[] = { &img[sc - 1][0], &img[sc - 1][1], &pitch[sc - 1], &w, &h, &taps,
+                          &img[sc][0], &img[sc][1], &pitch[sc] };
+            err = vmaf_gpu_launch(l, q->k_dec_tiled[sc], tiles((unsigned)g->sw[sc], TILE_W) * 256,
+                                  tiles((unsigned)oh, TILE_H), 2, 256, 1, a);
+            continue;
+        }
         for (int z = 0; z < 2 && !err; z++) {
-            img[sc][z] = q->img[sc][z];
             void *va[] = { &img[sc - 1][z], &pitch[sc - 1], &w, &h, &f, &fw, &q->tmp, &tp };
             err = vmaf_gpu_launch(l, q->k_dec_v, (unsigned)w, (unsigned)(h / 2), 1, 32, 8, va);
             void *ha[] = { &q->tmp, &tp, &w, &oh, &f, &fw, &img[sc][z], &pitch[sc] };
@@ -212,13 +253,23 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
         int w = g->sw[sc], h = g->sh[sc], fw = g->fw[sc], vp = g->pitch[sc];
         long long vps = g->vps, nps = g->nps;
         VifStatConst stat = g->stat;
-        void *va[] = { &img[sc][0], &img[sc][1], &pitch[sc], &w, &h, &f, &fw, &q->v, &vp, &vps };
-        err = vmaf_gpu_launch(l, q->k_stat_v, (unsigned)w, (unsigned)h, 1, 32, 8, va);
-        void *ha[] = { &q->v, &vp, &vps, &w, &h, &f, &fw, &stat, &q->nd, &vp, &nps };
-        if (!err) err = vmaf_gpu_launch(l, q->k_stat_h, (unsigned)w, (unsigned)h, 1, 32, 8, ha);
+        if (q->k_stat_tiled[sc]) {
+            VifTaps taps = taps_of(g, sc);
+            void *a[] = { &img[sc][0], &img[sc][1], &pitch[sc], &w, &h, &taps, &stat, &q->nd,
+                          &vp, &nps };
+            err = vmaf_gpu_launch(l, q->k_stat_tiled[sc], tiles((unsigned)w, TILE_W) * 256,
+                                  tiles((unsigned)h, TILE_H), 1, 256, 1, a);
+        } else {
+            void *va[] = { &img[sc][0], &img[sc][1], &pitch[sc], &w, &h, &f, &fw, &q->v, &vp,
+                           &vps };
+            err = vmaf_gpu_launch(l, q->k_stat_v, (unsigned)w, (unsigned)h, 1, 32, 8, va);
+            void *ha[] = { &q->v, &vp, &vps, &w, &h, &f, &fw, &stat, &q->nd, &vp, &nps };
+            if (!err)
+                err = vmaf_gpu_launch(l, q->k_stat_h, (unsigned)w, (unsigned)h, 1, 32, 8, ha);
+        }
         CUdeviceptr rows = q->rows + g->row_off[sc] * sizeof(float);
         void *ra[] = { &q->nd, &vp, &nps, &w, &h, &rows };
-        if (!err) err = vmaf_gpu_launch(l, q->k_rows, (unsigned)h, 1, 2, 64, 1, ra);
+        if (!err) err = vmaf_gpu_launch(l, q->k_rows, RS_THREADS(h), 1, 2, RS_BLOCK, 1, ra);
     }
     if (!err) err = vmaf_gpu_download(l, q->h_rows, q->rows, g->n_rows * sizeof(float));
     return err;

@@ -1,9 +1,11 @@
 /*
  * Integer VIF's CUDA twin: host side, in the GPU frame pipeline. Per frame,
  * for each scale, the kernels (integer_vif_cuda.cu) make the scale from the
- * previous one (decimation) and add the statistic's four integer sums of
- * every pixel; those sums are read back and ivif_conclude(), the CPU's,
- * gives the outputs.
+ * previous one (decimation) and add the statistic's integer sums of every
+ * pixel; those sums are read back and ivif_conclude(), the CPU's, gives the
+ * outputs. Instances that differ only in vif_enhn_gain_limit (VMAF and
+ * VMAF NEG) share one pass: the first leads and computes the sums of every
+ * limit, the others conclude from its readback.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -15,36 +17,37 @@
 #include "log.h"
 
 #include "ivif_arith.h"
+#include "ivif_cuda.h"
 #include "ivif_host.h"
 
 extern const EvcFatbin evc_fatbin_integer_vif;
 
 typedef struct IvifCuda {
     bool debug, skip0;
-    double egl;
     unsigned w, h, bpc;
     int sw[IVIF_NUM_SCALES], sh[IVIF_NUM_SCALES];
+    VmafFex *leader;            /**< a follower's leader; NULL when leading */
+    int limit;                  /**< this instance's gain limit in the leader's list */
+    IvifGainLimits egl;         /**< a leader's: every limit of its pass */
 } IvifCuda;
 
-/** One frame in flight. */
+/** One frame in flight (a leader's). */
 typedef struct IvifLane {
-    CUdeviceptr filter;                 /**< IVIF_NUM_SCALES x IVIF_MAX_TAPS uint32 */
     CUdeviceptr table;                  /**< the log2 table, as the CPU's */
     CUdeviceptr img[IVIF_NUM_SCALES][2];/**< scales 1..3 (uint16), ref and dis */
-    CUdeviceptr v;                      /**< five vertical results per pixel */
-    CUdeviceptr tmp;                    /**< decimation's vertical pass */
-    CUdeviceptr acc;                    /**< IVIF_NUM_SCALES x 4 int64 sums */
+    CUdeviceptr acc;                    /**< IVIF_NUM_SCALES x IVIF_ACC int64 sums */
     int64_t *h_acc;
-    CUfunction k_vert0, k_vert16, k_stat, k_dec_v0, k_dec_v16, k_dec_h;
+    CUfunction k_stat[IVIF_NUM_SCALES], k_dec[IVIF_NUM_SCALES];
 } IvifLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h)
 {
     IvifCuda *g = fex->twin_priv;
+    double egl;
     int err = evc_opt_bool(fex, "debug", &g->debug);
     if (!err) err = evc_opt_bool(fex, "vif_skip_scale0", &g->skip0);
-    if (!err) err = evc_opt_double(fex, "vif_enhn_gain_limit", &g->egl);
+    if (!err) err = evc_opt_double(fex, "vif_enhn_gain_limit", &egl);
     if (err) return err;
     g->w = w;
     g->h = h;
@@ -55,7 +58,18 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
         g->sw[sc] = g->sw[sc - 1] / 2;
         g->sh[sc] = g->sh[sc - 1] / 2;
     }
-    vmaf_gpu_use_plane(fex->env.gpu, 3, 0);
+    /* Everything but the gain limit decides the pass. */
+    VmafGpu *gpu = fex->env.gpu;
+    VmafFex *leader = vmaf_gpu_share(gpu, g->skip0 ? "skip_scale0" : "all scales");
+    IvifCuda *lg = leader ? leader->twin_priv : g;
+    int e = 0;
+    while (e < lg->egl.n && lg->egl.v[e] != egl) e++;
+    if (e == IVIF_MAX_GAIN_LIMITS) return VMAF_FEX_TWIN_DECLINED;  /* a full pass: the CPU's */
+    if (e == lg->egl.n) lg->egl.v[lg->egl.n++] = egl;
+    g->leader = leader;
+    g->limit = e;
+    if (!leader) vmaf_gpu_use_plane(gpu, 3, 0);
+    (void)pix_fmt;
     return 0;
 }
 
@@ -63,38 +77,36 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 {
     const IvifCuda *g = fex->twin_priv;
     IvifLane *q = lp;
-    static const uint16_t taps[IVIF_NUM_SCALES][IVIF_MAX_TAPS] = IVIF_FILTER_TABLE;
-    uint32_t f[IVIF_NUM_SCALES][IVIF_MAX_TAPS];
-    for (int sc = 0; sc < IVIF_NUM_SCALES; sc++)
-        for (int k = 0; k < IVIF_MAX_TAPS; k++)
-            f[sc][k] = taps[sc][k];
+    if (g->leader) return 0;
     /* The CPU's table: [32767, 65535] from libm's log2f, the rest 0. */
     uint16_t *t = calloc(IVIF_LOG2_TABLE_SIZE + 2, sizeof(uint16_t));
     if (!t) return -ENOMEM;
     for (unsigned i = IVIF_LOG2_TABLE_MIN - 1; i < IVIF_LOG2_TABLE_SIZE; i++)
         t[i] = ivif_log2_table_entry(i);
-    int err = vmaf_gpu_const(l, &q->filter, f, sizeof(f));
-    if (!err) err = vmaf_gpu_const(l, &q->table, t, (IVIF_LOG2_TABLE_SIZE + 2) * sizeof(uint16_t));
+    int err = vmaf_gpu_const(l, &q->table, t, (IVIF_LOG2_TABLE_SIZE + 2) * sizeof(uint16_t));
     free(t);
-
     for (int sc = 1; sc < IVIF_NUM_SCALES && !err; sc++) {
         const size_t n = (size_t)g->sw[sc] * (size_t)g->sh[sc];
         err = vmaf_gpu_alloc(l, &q->img[sc][0], (n ? n : 1) * sizeof(uint16_t));
         if (!err) err = vmaf_gpu_alloc(l, &q->img[sc][1], (n ? n : 1) * sizeof(uint16_t));
     }
-    const size_t n0 = (size_t)g->w * g->h;
-    if (!err) err = vmaf_gpu_alloc(l, &q->v, 5 * n0 * sizeof(uint32_t));
-    if (!err) err = vmaf_gpu_alloc(l, &q->tmp, (n0 / 2 + 1) * sizeof(uint32_t));
-    if (!err) err = vmaf_gpu_alloc(l, &q->acc, IVIF_NUM_SCALES * 4 * sizeof(int64_t));
-    if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_acc, IVIF_NUM_SCALES * 4 * sizeof(int64_t));
+    const size_t acc_bytes = IVIF_NUM_SCALES * IVIF_ACC * sizeof(int64_t);
+    if (!err) err = vmaf_gpu_alloc(l, &q->acc, acc_bytes);
+    if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_acc, acc_bytes);
+    /* Scale 0 reads the pictures' samples, the others 16-bit scales. */
     const EvcFatbin *fb = &evc_fatbin_integer_vif;
+    static const char *const stat16[IVIF_NUM_SCALES] = {
+        "ivif_stat_u16_17", "ivif_stat_u16_9", "ivif_stat_u16_5", "ivif_stat_u16_3" };
+    static const char *const dec16[IVIF_NUM_SCALES] = {
+        NULL, "ivif_dec_u16_9", "ivif_dec_u16_5", "ivif_dec_u16_3" };
     const bool u8 = g->bpc == 8;
-    if (!err) err = vmaf_gpu_kernel(l, fb, u8 ? "ivif_vert_u8" : "ivif_vert_u16", &q->k_vert0);
-    if (!err) err = vmaf_gpu_kernel(l, fb, "ivif_vert_u16", &q->k_vert16);
-    if (!err) err = vmaf_gpu_kernel(l, fb, "ivif_horz_stat", &q->k_stat);
-    if (!err) err = vmaf_gpu_kernel(l, fb, u8 ? "ivif_dec_v_u8" : "ivif_dec_v_u16", &q->k_dec_v0);
-    if (!err) err = vmaf_gpu_kernel(l, fb, "ivif_dec_v_u16", &q->k_dec_v16);
-    if (!err) err = vmaf_gpu_kernel(l, fb, "ivif_dec_h", &q->k_dec_h);
+    for (int sc = 0; sc < IVIF_NUM_SCALES && !err; sc++) {
+        err = vmaf_gpu_kernel(l, fb, sc == 0 && u8 ? "ivif_stat_u8_17" : stat16[sc],
+                              &q->k_stat[sc]);
+        if (!err && sc)
+            err = vmaf_gpu_kernel(l, fb, sc == 1 && u8 ? "ivif_dec_u8_9" : dec16[sc],
+                                  &q->k_dec[sc]);
+    }
     return err;
 }
 
@@ -115,6 +127,17 @@ static void rounding(const IvifCuda *g, int sc, uint32_t *mu_round, int *mu_shif
     }
 }
 
+/* Tiles of the kernels (integer_vif_cuda.cu): 256 threads for 32 x 32
+ * statistic outputs, or 32 x 16 decimated ones. */
+#define STAT_TILE 32u
+#define DEC_TILE_W 32u
+#define DEC_TILE_H 16u
+
+static unsigned tiles(unsigned n, unsigned tile)
+{
+    return (n + tile - 1) / tile;
+}
+
 static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     const IvifCuda *g = fex->twin_priv;
@@ -123,56 +146,50 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     CUdeviceptr ref0, dis0;
     int err = vmaf_gpu_plane(fr, VMAF_GPU_REF, 0, &ref0);
     if (!err) err = vmaf_gpu_plane(fr, VMAF_GPU_DIST, 0, &dis0);
-    if (!err) err = vmaf_gpu_memset(l, q->acc, IVIF_NUM_SCALES * 4 * sizeof(int64_t));
+    if (!err) err = vmaf_gpu_memset(l, q->acc, IVIF_NUM_SCALES * IVIF_ACC * sizeof(int64_t));
+    IvifGainLimits egl = g->egl;
     for (int sc = 0; sc < IVIF_NUM_SCALES && !err; sc++) {
-        if (sc > 0) {
-            /* Scale sc from scale sc-1 with scale sc's filter. */
-            CUdeviceptr f = q->filter + (size_t)sc * IVIF_MAX_TAPS * sizeof(uint32_t);
-            int fw = ivif_filter_width(sc), w = g->sw[sc - 1], h = g->sh[sc - 1], oh = g->sh[sc];
-            uint32_t mu_round, sq_round;
-            int mu_shift, sq_shift;
-            rounding(g, sc - 1, &mu_round, &mu_shift, &sq_round, &sq_shift);
-            for (int p = 0; p < 2 && !err; p++) {
-                CUdeviceptr src = sc == 1 ? (p ? dis0 : ref0) : q->img[sc - 1][p];
-                void *va[] = { &src, &w, &h, &f, &fw, &mu_round, &mu_shift, &q->tmp };
-                err = vmaf_gpu_launch(l, sc == 1 ? q->k_dec_v0 : q->k_dec_v16, (unsigned)w,
-                                      (unsigned)oh, 1, 32, 8, va);
-                void *ha[] = { &q->tmp, &w, &oh, &f, &fw, (void *)&q->img[sc][p] };
-                if (!err)
-                    err = vmaf_gpu_launch(l, q->k_dec_h, (unsigned)(w / 2), (unsigned)oh, 1,
-                                          32, 8, ha);
-            }
-        }
-        if (err || sc < (g->skip0 ? 1 : 0)) continue;
-        CUdeviceptr f = q->filter + (size_t)sc * IVIF_MAX_TAPS * sizeof(uint32_t);
-        int fw = ivif_filter_width(sc), w = g->sw[sc], h = g->sh[sc];
         uint32_t mu_round, sq_round;
         int mu_shift, sq_shift;
+        if (sc > 0) {
+            /* Scale sc from scale sc-1, both pictures in one launch. */
+            int w = g->sw[sc - 1], h = g->sh[sc - 1];
+            rounding(g, sc - 1, &mu_round, &mu_shift, &sq_round, &sq_shift);
+            CUdeviceptr s0 = sc == 1 ? ref0 : q->img[sc - 1][0];
+            CUdeviceptr s1 = sc == 1 ? dis0 : q->img[sc - 1][1];
+            void *da[] = { &s0, &s1, &w, &h, &mu_round, &mu_shift, &q->img[sc][0],
+                           &q->img[sc][1] };
+            err = vmaf_gpu_launch(l, q->k_dec[sc], tiles((unsigned)g->sw[sc], DEC_TILE_W) * 256,
+                                  tiles((unsigned)g->sh[sc], DEC_TILE_H), 2, 256, 1, da);
+        }
+        if (err || (sc == 0 && g->skip0)) continue;
+        int w = g->sw[sc], h = g->sh[sc];
         rounding(g, sc, &mu_round, &mu_shift, &sq_round, &sq_shift);
         CUdeviceptr r = sc ? q->img[sc][0] : ref0, d = sc ? q->img[sc][1] : dis0;
-        size_t plane = (size_t)w * h;
-        double egl = g->egl;
-        void *va[] = { &r, &d, &w, &h, &f, &fw, &mu_round, &mu_shift, &sq_round, &sq_shift,
-                       &q->v, &plane };
-        err = vmaf_gpu_launch(l, sc ? q->k_vert16 : q->k_vert0, (unsigned)w, (unsigned)h, 1,
-                              32, 8, va);
-        CUdeviceptr acc = q->acc + (size_t)sc * 4 * sizeof(int64_t);
-        void *sa[] = { &q->v, &plane, &w, &h, &f, &fw, &egl, &q->table, &acc };
-        if (!err) err = vmaf_gpu_launch(l, q->k_stat, (unsigned)w, (unsigned)h, 1, 256, 1, sa);
+        CUdeviceptr acc = q->acc + (size_t)sc * IVIF_ACC * sizeof(int64_t);
+        void *sa[] = { &r, &d, &w, &h, &mu_round, &mu_shift, &sq_round, &sq_shift, &egl,
+                       &q->table, &acc };
+        err = vmaf_gpu_launch(l, q->k_stat[sc], tiles((unsigned)w, STAT_TILE) * 256,
+                              tiles((unsigned)h, STAT_TILE), 1, 256, 1, sa);
     }
     if (!err)
-        err = vmaf_gpu_download(l, q->h_acc, q->acc, IVIF_NUM_SCALES * 4 * sizeof(int64_t));
+        err = vmaf_gpu_download(l, q->h_acc, q->acc,
+                                IVIF_NUM_SCALES * IVIF_ACC * sizeof(int64_t));
     return err;
 }
 
 static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     const IvifCuda *g = fex->twin_priv;
-    const IvifLane *q = lp;
+    const IvifLane *q = g->leader ? vmaf_gpu_state_of(g->leader, fr) : lp;
+    if (!q) return -EINVAL;
     IvifAccum acc[IVIF_NUM_SCALES];
     for (int sc = 0; sc < IVIF_NUM_SCALES; sc++) {
-        const int64_t *a = q->h_acc + 4 * sc;
-        acc[sc] = (IvifAccum){ a[0], a[1], a[2], a[3] };
+        const int64_t *a = q->h_acc + IVIF_ACC * sc;
+        acc[sc] = (IvifAccum){ .num_log = a[IVIF_ACC_NUM_LOG + g->limit],
+                               .den_log = a[IVIF_ACC_DEN_LOG],
+                               .num_non_log = a[IVIF_ACC_NUM_NON_LOG],
+                               .den_non_log = a[IVIF_ACC_DEN_NON_LOG] };
     }
     double out[IVIF_OUT_COUNT];
     ivif_conclude(acc, g->skip0, out);

@@ -143,14 +143,22 @@ typedef struct IvifAccum {
     int64_t den_non_log;  /**< count of those pixels */
 } IvifAccum;
 
+/** What the gain-limited numerator term of a pixel needs (ivif_stat_common). */
+typedef struct IvifGain {
+    double g;               /**< sigma12 / (sigma1_sq + eps), before the limit */
+    int32_t sigma1_sq;
+    uint32_t numer1;        /**< sv_sq + nsq */
+} IvifGain;
+
 /**
- * One pixel of the statistic from its five filtered values: mu1, mu2 the
- * horizontal mean sums (Q32-ish uint32), xx, yy, xy the rounded second
- * moments. Adds the pixel's terms to acc. `egl` is vif_enhn_gain_limit.
+ * One pixel of the statistic from its five filtered values, all but the
+ * part vif_enhn_gain_limit acts on: mu1, mu2 the horizontal mean sums
+ * (Q32-ish uint32), xx, yy, xy the rounded second moments. Adds the
+ * pixel's den_log and non-log terms to acc; returns 1 when the pixel has a
+ * num_log term, whose inputs are then in *gain (ivif_stat_num_log).
  */
-EV_FN void ivif_stat_pixel(uint32_t mu1, uint32_t mu2, uint32_t xx, uint32_t yy,
-                           uint32_t xy, double egl, const uint16_t *table,
-                           IvifAccum *acc)
+EV_FN int ivif_stat_common(uint32_t mu1, uint32_t mu2, uint32_t xx, uint32_t yy, uint32_t xy,
+                           const uint16_t *table, IvifAccum *acc, IvifGain *gain)
 {
     const int32_t sigma1_sq = (int32_t)(xx - ivif_mul_round32(mu1, mu1));
     int32_t sigma2_sq = (int32_t)(yy - ivif_mul_round32(mu2, mu2));
@@ -160,26 +168,47 @@ EV_FN void ivif_stat_pixel(uint32_t mu1, uint32_t mu2, uint32_t xx, uint32_t yy,
     if (sigma1_sq < IVIF_SIGMA_NSQ) {
         acc->num_non_log += sigma2_sq;
         acc->den_non_log++;
-        return;
+        return 0;
     }
     /* log2(1 + s1/nsq) = log2(nsq + s1) - log2(nsq) = log2(nsq + s1) - 17.
      * The sum is formed in 32 bits (the reference adds two int32). */
     acc->den_log += ivif_log2(table, (uint32_t)IVIF_SIGMA_NSQ + (uint32_t)sigma1_sq) -
                     17 * IVIF_LOG2_ONE;
     if (sigma12 <= 0 || sigma2_sq <= 0)
-        return;
+        return 0;
 
     /* The reference's double sites, in its order and unfused:
-     * g = s12 / (s1 + 65536e-10); sv = (int32)(s2 - g*s12), then >= 0;
-     * g = min(g, egl); numerator = (int64)(g*g*s1) + (sv + nsq). */
+     * g = s12 / (s1 + 65536e-10); sv = (int32)(s2 - g*s12), then >= 0
+     * (from g before the limit). */
     const double eps = 65536 * 1.0e-10;
-    double g = DDIV((double)sigma12, DADD((double)sigma1_sq, eps));
+    const double g = DDIV((double)sigma12, DADD((double)sigma1_sq, eps));
     int32_t sv_sq = ivif_trunc_i32(DSUB((double)sigma2_sq, DMUL(g, (double)sigma12)));
     sv_sq = sv_sq > 0 ? sv_sq : 0;
-    g = g < egl ? g : egl;
-    const uint32_t numer1 = (uint32_t)sv_sq + IVIF_SIGMA_NSQ;
-    const int64_t numer1_tmp = (int64_t)DMUL(DMUL(g, g), (double)sigma1_sq) + numer1;
-    acc->num_log += ivif_log2(table, (uint64_t)numer1_tmp) - ivif_log2(table, numer1);
+    gain->g = g;
+    gain->sigma1_sq = sigma1_sq;
+    gain->numer1 = (uint32_t)sv_sq + IVIF_SIGMA_NSQ;
+    return 1;
+}
+
+/**
+ * The pixel's num_log term under the gain limit `egl`:
+ * g = min(g, egl); log2((int64)(g*g*s1) + numer1) - log2(numer1).
+ */
+EV_FN int32_t ivif_stat_num_log(const IvifGain *gain, double egl, const uint16_t *table)
+{
+    const double g = gain->g < egl ? gain->g : egl;
+    const int64_t numer1_tmp = (int64_t)DMUL(DMUL(g, g), (double)gain->sigma1_sq) + gain->numer1;
+    return ivif_log2(table, (uint64_t)numer1_tmp) - ivif_log2(table, gain->numer1);
+}
+
+/** One pixel of the statistic (both parts above); `egl` is vif_enhn_gain_limit. */
+EV_FN void ivif_stat_pixel(uint32_t mu1, uint32_t mu2, uint32_t xx, uint32_t yy,
+                           uint32_t xy, double egl, const uint16_t *table,
+                           IvifAccum *acc)
+{
+    IvifGain gain;
+    if (ivif_stat_common(mu1, mu2, xx, yy, xy, table, acc, &gain))
+        acc->num_log += ivif_stat_num_log(&gain, egl, table);
 }
 
 /* ---- Per-scale conclusion (host) ---- */
