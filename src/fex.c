@@ -134,6 +134,12 @@ int vmaf_fex_emit(VmafFex *fex, const char *name, double value, unsigned index)
     return err;
 }
 
+unsigned vmaf_fex_planes_luma(const VmafFex *fex)
+{
+    (void)fex;
+    return 1;
+}
+
 const char *vmaf_fex_backend(const VmafFex *fex)
 {
     return fex->twin ? fex->twin->backend : "cpu";

@@ -318,6 +318,27 @@ VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
     return err;
 }
 
+VMAF_EXPORT int exactvmaf_planes_used(VmafContext *vmaf, unsigned *mask)
+{
+    if (!vmaf || !mask) return -EINVAL;
+    *mask = 0;
+    const VmafFexEnv env = { .division = vmaf->division };
+    for (unsigned i = 0; i < vmaf->n_reg; i++) {
+        const Registration *r = &vmaf->reg[i];
+        if (!r->desc->planes) {
+            *mask = 7;
+            return 0;
+        }
+        /* An instance, not started, to read its options. */
+        VmafFex *probe = NULL;
+        const int err = vmaf_fex_create(&probe, r->desc, r->opts, &env, vmaf->fc, 0);
+        if (err) return err;
+        *mask |= r->desc->planes(probe);
+        vmaf_fex_destroy(probe);
+    }
+    return 0;
+}
+
 VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
                                           double value, unsigned index)
 {

@@ -173,9 +173,10 @@ def check_refusals(a, manifest, files, tmp):
             out = os.path.join(tmp, 'refused.json')
             if os.path.exists(out):
                 os.remove(out)
-            r = subprocess.run(translate_argv(argv, a.exe, a.shared, out, 'ieee',
-                                              set_of(a.set)['extractors']),
-                               capture_output=True, text=True)
+            argv = translate_argv(argv, a.exe, a.shared, out, 'ieee', set_of(a.set)['extractors'])
+            if a.backend:
+                argv += ['--backend', a.backend]
+            r = subprocess.run(argv, capture_output=True, text=True)
             ok = r.returncode != 0 and r.stderr.strip() and not os.path.exists(out)
             print('%-60s %s' % ('%s/%s (no golden: Netflix refused)' % (pair, config),
                                 'refused: ' + r.stderr.strip().splitlines()[-1][:80] if ok
@@ -190,6 +191,7 @@ def main():
     ap.add_argument('--exe', required=True)
     ap.add_argument('--shared', required=True)
     ap.add_argument('--set', required=True)
+    ap.add_argument('--backend', help='cpu, cuda or auto (the CLI\'s default, auto, when absent)')
     a = ap.parse_args()
 
     gdir = os.path.join(a.shared, 'golden', 'netflix-v3.2.0')
@@ -234,6 +236,8 @@ def main():
                 os.remove(out)
             st = set_of(a.set)
             argv = translate_argv(f['argv'], a.exe, a.shared, out, division, st['extractors'])
+            if a.backend:
+                argv += ['--backend', a.backend]
             if '--no_prediction' in argv and '--feature' not in argv:
                 # None of this set's metrics is in that file's command (Netflix
                 # dropped them for that input): nothing to compare.

@@ -35,6 +35,7 @@ enum {
     ARG_RCPSS_FINGERPRINT,
     ARG_BACKEND,
     ARG_GPU,
+    ARG_FRAMES_IN_FLIGHT,
     ARG_HELP,
     ARG_END,    /* keep last: sizes the table of options given */
 };
@@ -73,6 +74,7 @@ static const struct option long_opts[] = {
     { "rcpss-fingerprint", no_argument,       NULL, ARG_RCPSS_FINGERPRINT },
     { "backend",           required_argument, NULL, ARG_BACKEND },
     { "gpu",               required_argument, NULL, ARG_GPU },
+    { "frames-in-flight",  required_argument, NULL, ARG_FRAMES_IN_FLIGHT },
     { "help",              no_argument,       NULL, ARG_HELP },
     { NULL,                0,                 NULL, 0 },
 };
@@ -126,11 +128,15 @@ static const char usage_text[] =
 "     --division ieee|rcp      float ADM division: ieee (default, the same on every\n"
 "                              host) or rcp (Netflix's x86 reciprocal: equals Netflix\n"
 "                              on this processor; x86 only)\n"
-"     --backend cpu|cuda|auto  where metrics run (default cpu): cuda computes every\n"
+"     --backend cpu|cuda|auto  where metrics run (default auto): cuda computes every\n"
 "                              metric that has a CUDA twin on the GPU (the others on\n"
 "                              the CPU) with the CPU's scores bit for bit, and fails\n"
-"                              without a usable device; auto falls back to the CPU\n"
-"     --gpu N                  CUDA device index (default 0)\n"
+"                              without a usable device; auto is cuda when a device is\n"
+"                              usable, else the CPU. The output's \"backends\" says which\n"
+"     --gpu N[,N...]|all       CUDA devices (default 0): frames are spread over them,\n"
+"                              the scores equal one device's; a device may repeat\n"
+"     --frames-in-flight K     frames on each GPU at once, 1 to 32 (default: from the\n"
+"                              frame size and the free device memory)\n"
 "     --cpumask N, --gpumask N accepted for compatibility; no effect on results\n"
 "     --rcpss-fingerprint      print this processor's RCPSS fingerprint and the count of\n"
 "                              refined reciprocals != IEEE over [1,2), then exit\n"
@@ -553,6 +559,7 @@ static int parse_option(CliSettings *s, int o, const char *arg)
         }
         return 0;
     case ARG_BACKEND:
+        s->backend_set = true;
         if (!strcmp(arg, "cpu")) s->backend = EXACTVMAF_BACKEND_CPU;
         else if (!strcmp(arg, "cuda")) s->backend = EXACTVMAF_BACKEND_CUDA;
         else if (!strcmp(arg, "auto")) s->backend = EXACTVMAF_BACKEND_AUTO;
@@ -562,12 +569,37 @@ static int parse_option(CliSettings *s, int o, const char *arg)
         }
         return 0;
     case ARG_GPU: {
+        s->backend_set = true;
+        s->n_gpu = 0;
+        if (!strcmp(arg, "all")) return 0;
+        for (const char *p = arg;;) {
+            char item[32];
+            const size_t len = strcspn(p, ",");
+            unsigned n;
+            if (len == 0 || len >= sizeof(item) || s->n_gpu == CLI_MAX_GPUS) {
+                fail("invalid value \"%s\" for --gpu: expected all, or up to %d device "
+                     "indices separated by commas", arg, CLI_MAX_GPUS);
+                return -1;
+            }
+            memcpy(item, p, len);
+            item[len] = '\0';
+            if (parse_unsigned(item, o, &n) || n > 1024) {
+                fail("invalid value \"%s\" for --gpu: expected a device index, 0 to 1024, "
+                     "or all", arg);
+                return -1;
+            }
+            s->gpu[s->n_gpu++] = (int)n;
+            if (!p[len]) return 0;
+            p += len + 1;
+        }
+    }
+    case ARG_FRAMES_IN_FLIGHT: {
         unsigned n;
-        if (parse_unsigned(arg, o, &n) || n > 1024) {
-            fail("invalid value \"%s\" for --gpu: expected a device index, 0 to 1024", arg);
+        if (parse_unsigned(arg, o, &n) || n < 1 || n > 32) {
+            fail("invalid value \"%s\" for --frames-in-flight: expected 1 to 32", arg);
             return -1;
         }
-        s->gpu_index = (int)n;
+        s->frames_in_flight = n;
         return 0;
     }
     default:
@@ -585,6 +617,8 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
 {
     memset(s, 0, sizeof(*s));
     s->precision = 6;
+    s->backend = EXACTVMAF_BACKEND_AUTO;
+    s->n_gpu = 1;
     opterr = 0;
     /* 0, not 1: glibc and musl then also forget a half-read group of short
      * options from an earlier call (the fuzzer calls this repeatedly). */
@@ -595,7 +629,7 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
     static const int once[] = { 'r', 'd', 'w', 'h', 'p', 'b', 'o', ARG_THREADS,
                                 ARG_SUBSAMPLE, ARG_CPUMASK, ARG_GPUMASK, ARG_FRAME_CNT,
                                 ARG_FRAME_SKIP_REF, ARG_FRAME_SKIP_DIST, ARG_PRECISION,
-                                ARG_DIVISION, ARG_BACKEND, ARG_GPU };
+                                ARG_DIVISION, ARG_BACKEND, ARG_GPU, ARG_FRAMES_IN_FLIGHT };
     bool given[ARG_END] = { false };
     int format_flag = 0;
 

@@ -31,6 +31,8 @@ typedef struct CliFeature {
     VmafFeatureDictionary *opts;    /**< NULL when none; consumed by vmaf_use_feature */
 } CliFeature;
 
+#define CLI_MAX_GPUS 16
+
 typedef struct CliModel {
     const char *version;            /**< built-in model, or NULL */
     const char *path;               /**< model file, or NULL */
@@ -66,8 +68,11 @@ typedef struct CliSettings {
     bool precision_set;
     int precision;                  /**< exactvmaf_set_output_precision() digits */
     enum ExactvmafDivision division;
-    enum ExactvmafBackend backend;  /**< --backend (default cpu) */
-    int gpu_index;                  /**< --gpu */
+    enum ExactvmafBackend backend;  /**< --backend (default auto) */
+    bool backend_set;               /**< --backend or --gpu given */
+    int gpu[CLI_MAX_GPUS];          /**< --gpu N[,N...] */
+    unsigned n_gpu;                 /**< 0 with --gpu all */
+    unsigned frames_in_flight;      /**< --frames-in-flight (0: chosen) */
     bool print_fingerprint;
 } CliSettings;
 

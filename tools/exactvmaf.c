@@ -38,6 +38,14 @@ static void on_stop_signal(int sig)
     stop_signal = sig;
 }
 
+/* Sent to a reader thread to end a read it is blocked in; does nothing else. */
+#define WAKE_SIGNAL SIGUSR2
+
+static void on_wake_signal(int sig)
+{
+    (void)sig;
+}
+
 static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
 /*
@@ -54,6 +62,10 @@ static void install_stop_handlers(void)
     sigemptyset(&sa.sa_mask);
     for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
         sigaction(stop_signals[i], &sa, NULL);
+    /* No SA_RESTART: a reader's blocked read returns EINTR. */
+    sa.sa_handler = on_wake_signal;
+    sa.sa_flags = 0;
+    sigaction(WAKE_SIGNAL, &sa, NULL);
 }
 
 /* Hold the stop signals (they stay pending) or release them. Threads
@@ -531,16 +543,203 @@ static int score_models(VmafContext *vmaf, const CliSettings *c, const Models *m
     return 0;
 }
 
-/* The video that ended first is `ended`; how long is the other one? */
-static void report_early_end(VideoInput *ended, VideoInput *other, unsigned index,
+/*
+ * Reading ahead: each video has a thread that reads its frames into the
+ * context's pool pictures, up to READ_AHEAD frames before the computation
+ * reaches them, so that the two files are read in parallel and beside the
+ * computation. What a read would print is kept with its frame and printed
+ * when the computation reaches that frame, so that the messages (and which
+ * ones appear) are those of reading the pairs one after the other.
+ */
+#define READ_AHEAD 8
+
+typedef struct Frame {
+    int ret;            /* 1: a frame in pic, 0: the end, <0: an error */
+    VmafPicture pic;
+    char *messages;     /* what reading it said, or NULL */
+} Frame;
+
+typedef struct Reader {
+    VideoInput *vi;
+    unsigned bpc, limit;    /* depth of the pictures; frames at most (0: all) */
+    unsigned produced;      /* frames read */
+    pthread_t thread;
+    bool started, finished, stop;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    Frame q[READ_AHEAD];
+    unsigned head, len;
+} Reader;
+
+/* CLOCK_REALTIME `ms` milliseconds from now, for the timed waits. */
+static struct timespec deadline_ms(long ms)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += ms * 1000 * 1000;
+    if (t.tv_nsec >= 1000000000) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000;
+    }
+    return t;
+}
+
+static void *reader_main(void *arg)
+{
+    Reader *r = arg;
+    /* The stop signals stay blocked (this thread was made while they were
+     * held): they are for the main thread. The wake signal ends a read. */
+    sigset_t wake;
+    sigemptyset(&wake);
+    sigaddset(&wake, WAKE_SIGNAL);
+    pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
+    while (!r->limit || r->produced < r->limit) {
+        pthread_mutex_lock(&r->lock);
+        while (r->len == READ_AHEAD && !r->stop) pthread_cond_wait(&r->cond, &r->lock);
+        const bool stop = r->stop;
+        pthread_mutex_unlock(&r->lock);
+        if (stop) break;
+        Frame f = { 0 };
+        f.ret = video_input_read(r->vi, &f.pic, r->bpc);
+        f.messages = video_input_take_messages(r->vi);
+        pthread_mutex_lock(&r->lock);
+        if (f.ret == 1) r->produced++;
+        r->q[(r->head + r->len) % READ_AHEAD] = f;
+        r->len++;
+        pthread_cond_broadcast(&r->cond);
+        pthread_mutex_unlock(&r->lock);
+        if (f.ret <= 0) break;
+    }
+    pthread_mutex_lock(&r->lock);
+    r->finished = true;
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+    return NULL;
+}
+
+static int reader_start(Reader *r, VideoInput *vi, unsigned bpc, unsigned limit)
+{
+    memset(r, 0, sizeof(*r));
+    r->vi = vi;
+    r->bpc = bpc;
+    r->limit = limit;
+    vi->defer_messages = true;
+    if (pthread_mutex_init(&r->lock, NULL)) return -ENOMEM;
+    if (pthread_cond_init(&r->cond, NULL)) {
+        pthread_mutex_destroy(&r->lock);
+        return -ENOMEM;
+    }
+    if (pthread_create(&r->thread, NULL, reader_main, r)) {
+        pthread_cond_destroy(&r->cond);
+        pthread_mutex_destroy(&r->lock);
+        return -ENOMEM;
+    }
+    r->started = true;
+    return 0;
+}
+
+/*
+ * The next frame, waiting for it: 0, or -EINTR when a stop signal came
+ * first. A reader that ended (or was limited) without a last item gives the
+ * end of stream.
+ */
+static int reader_next(Reader *r, Frame *f)
+{
+    int ret = 0;
+    pthread_mutex_lock(&r->lock);
+    while (!r->len && !r->finished) {
+        if (stop_signal) {
+            ret = -EINTR;
+            break;
+        }
+        /* Signals do not end a wait: look at the flag now and then. */
+        const struct timespec t = deadline_ms(20);
+        pthread_cond_timedwait(&r->cond, &r->lock, &t);
+    }
+    if (!ret && r->len) {
+        *f = r->q[r->head];
+        r->head = (r->head + 1) % READ_AHEAD;
+        r->len--;
+        pthread_cond_broadcast(&r->cond);
+    } else if (!ret) {
+        *f = (Frame){ .ret = 0 };
+    }
+    pthread_mutex_unlock(&r->lock);
+    if (!ret && f->messages) {
+        fputs(f->messages, stderr);
+        free(f->messages);
+        f->messages = NULL;
+    }
+    return ret;
+}
+
+/* Stop the thread (ending a read it is blocked in) and drop what it read. */
+static void reader_stop(Reader *r)
+{
+    if (!r->started) return;
+    pthread_mutex_lock(&r->lock);
+    r->stop = true;
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+    for (;;) {
+        const struct timespec t = deadline_ms(50);
+        if (!pthread_timedjoin_np(r->thread, NULL, &t)) break;
+        pthread_kill(r->thread, WAKE_SIGNAL);
+    }
+    while (r->len) {
+        Frame *f = &r->q[r->head];
+        if (f->ret == 1) vmaf_picture_unref(&f->pic);
+        free(f->messages);
+        r->head = (r->head + 1) % READ_AHEAD;
+        r->len--;
+    }
+    r->vi->defer_messages = false;
+    free(video_input_take_messages(r->vi));
+    pthread_cond_destroy(&r->cond);
+    pthread_mutex_destroy(&r->lock);
+    r->started = false;
+}
+
+/* The video that ended first is `ended`; how long is the other one? Its
+ * reader is stopped first: the scan reads the file. */
+static void report_early_end(VideoInput *ended, Reader *other, unsigned index,
                              bool ended_is_ref, const CliSettings *c)
 {
-    /* `other` has index + 1 frames read, the last one just now. */
-    uint64_t rest = 0, n_other = (uint64_t)index + 1;
-    bool damaged, exact = !video_input_scan(other, &rest, &damaged);
+    reader_stop(other);
+    /* `other` has `produced` frames read (index + 1 of them used so far). */
+    uint64_t rest = 0, n_other = other->produced;
+    bool damaged, exact = !video_input_scan(other->vi, &rest, &damaged);
     if (exact) n_other += rest;
-    if (ended_is_ref) report_lengths(ended, index, true, other, n_other, exact, c);
-    else report_lengths(other, n_other, exact, ended, index, true, c);
+    if (ended_is_ref) report_lengths(ended, index, true, other->vi, n_other, exact, c);
+    else report_lengths(other->vi, n_other, exact, ended, index, true, c);
+}
+
+/* The context's pool, made when the first frame is known to be whole (a
+ * header claiming a giant frame costs nothing before that). */
+typedef struct Pool {
+    VmafContext *vmaf;
+    pthread_mutex_t lock;
+    bool made;
+} Pool;
+
+/* Pictures for the readers, from the context's pool. */
+static int pool_picture(void *arg, VmafPicture *pic, enum VmafPixelFormat pix_fmt,
+                        unsigned bpc, unsigned w, unsigned h)
+{
+    Pool *p = arg;
+    int err = 0;
+    pthread_mutex_lock(&p->lock);
+    if (!p->made) {
+        VmafPictureConfiguration pc = { .pic_cnt = 2 };
+        pc.pic_params.w = w;
+        pc.pic_params.h = h;
+        pc.pic_params.bpc = bpc;
+        pc.pic_params.pix_fmt = pix_fmt;
+        err = vmaf_preallocate_pictures(p->vmaf, pc);
+        p->made = !err;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return err ? err : vmaf_fetch_preallocated_picture(p->vmaf, pic);
 }
 
 /*
@@ -549,8 +748,8 @@ static void report_early_end(VideoInput *ended, VideoInput *other, unsigned inde
  * (*interrupted). Videos of different lengths are an error.
  * Returns the number of pairs handed over in *n_frames.
  */
-static int read_frames(VmafContext *vmaf, VideoInput *ref, VideoInput *dist,
-                       const CliSettings *c, unsigned bpc, Progress *progress,
+static int read_frames(VmafContext *vmaf, Reader *ref, Reader *dist,
+                       const CliSettings *c, Progress *progress,
                        unsigned *n_frames, bool *interrupted, int *exit_code)
 {
     unsigned index;
@@ -560,36 +759,48 @@ static int read_frames(VmafContext *vmaf, VideoInput *ref, VideoInput *dist,
             *interrupted = true;
             break;
         }
-        VmafPicture pic_ref, pic_dist;
-        const int r = video_input_read(ref, &pic_ref, bpc);
-        const int d = r < 0 ? 0 : video_input_read(dist, &pic_dist, bpc);
+        Frame fr = { 0 }, fd = { 0 };
+        if (reader_next(ref, &fr)) {
+            *interrupted = true;
+            break;
+        }
+        const int r = fr.ret;
+        int d = 0;
+        if (r >= 0) {
+            if (reader_next(dist, &fd)) {
+                if (r == 1) vmaf_picture_unref(&fr.pic);
+                *interrupted = true;
+                break;
+            }
+            d = fd.ret;
+        }
         /* A signal during the reads explains what they saw: with a pipeline
          * such as `ffmpeg ... | exactvmaf -r -`, Ctrl-C also stops the
          * producer, and its output ends mid-frame. The pair is dropped. */
         if (stop_signal) {
-            if (r == 1) vmaf_picture_unref(&pic_ref);
-            if (d == 1) vmaf_picture_unref(&pic_dist);
+            if (r == 1) vmaf_picture_unref(&fr.pic);
+            if (d == 1) vmaf_picture_unref(&fd.pic);
             *interrupted = true;
             break;
         }
         if (r < 0) goto input_error;
         if (d < 0) {
-            if (r) vmaf_picture_unref(&pic_ref);
+            if (r) vmaf_picture_unref(&fr.pic);
             goto input_error;
         }
         if (!r || !d) {
             if (!r && !d) break;
             progress_end(progress, index);
             progress->shown = false;
-            vmaf_picture_unref(r ? &pic_ref : &pic_dist);
-            report_early_end(r ? dist : ref, r ? ref : dist, index, !r, c);
+            vmaf_picture_unref(r ? &fr.pic : &fd.pic);
+            report_early_end(r ? dist->vi : ref->vi, r ? ref : dist, index, !r, c);
             goto input_error;
         }
         /* Worker threads start with the first pair: they must not take the
          * stop signals, which are for this (reading) thread. */
         sigset_t old;
         if (!index) hold_stop_signals(true, &old);
-        const int err = vmaf_read_pictures(vmaf, &pic_ref, &pic_dist, index);
+        const int err = vmaf_read_pictures(vmaf, &fr.pic, &fd.pic, index);
         if (!index) hold_stop_signals(false, &old);
         if (err) {
             progress_end(progress, index);
@@ -609,12 +820,47 @@ input_error:
     return -EINVAL;
 }
 
+/*
+ * The context's pool holds the pictures the readers fill (page-locked while
+ * a GPU computes, so that it copies straight from them); the readers skip
+ * the planes no registered feature reads.
+ */
+static int start_readers(VmafContext *vmaf, Pool *pool, VideoInput *ref, VideoInput *dist,
+                         const CliSettings *c, unsigned bpc, Reader rd[2])
+{
+    unsigned planes = 7;
+    int err = exactvmaf_planes_used(vmaf, &planes);
+    if (err) return err;
+    /* Samples of 9 to 15 bits are checked against the depth as they are
+     * read, so every plane is read then; 8 and 16 bits need no check. */
+    const VideoInfo *a = video_input_info(ref), *b = video_input_info(dist);
+    if ((a->bpc > 8 && a->bpc < 16) || (b->bpc > 8 && b->bpc < 16)) planes = 7;
+    pool->vmaf = vmaf;
+    VideoInput *vi[2] = { ref, dist };
+    /* Made while the stop signals are held: the threads never take them. */
+    sigset_t old;
+    hold_stop_signals(true, &old);
+    for (int k = 0; k < 2 && !err; k++) {
+        vi[k]->alloc = pool_picture;
+        vi[k]->alloc_arg = pool;
+        vi[k]->planes = planes;
+        err = reader_start(&rd[k], vi[k], bpc, c->frame_cnt);
+    }
+    hold_stop_signals(false, &old);
+    if (err) fprintf(stderr, "exactvmaf: cannot start the reading threads\n");
+    return err;
+}
+
 static int run(CliSettings *c)
 {
     int exit_code = CLI_EXIT_INPUT;
     VideoInput *ref = NULL, *dist = NULL;
     VmafContext *vmaf = NULL;
     Models models = { 0 };
+    Reader readers[2];
+    memset(readers, 0, sizeof(readers));
+    Pool pool = { .made = false };
+    pthread_mutex_init(&pool.lock, NULL);
     const bool on_tty = isatty(fileno(stderr));
 
     if (check_output_path(c->output_path) ||
@@ -653,9 +899,14 @@ static int run(CliSettings *c)
         goto done;
     }
     if (c->precision_set && exactvmaf_set_output_precision(vmaf, c->precision)) goto done;
-    err = exactvmaf_set_backend(vmaf, c->backend, c->gpu_index);
+    /* The library's default is auto, quietly; a backend asked for by name
+     * says so when it cannot be had. */
+    if (c->backend_set) err = exactvmaf_set_backend(vmaf, c->backend, 0);
+    if (!err && c->backend_set) err = exactvmaf_set_gpus(vmaf, c->gpu, c->n_gpu);
+    if (!err && c->frames_in_flight)
+        err = exactvmaf_set_frames_in_flight(vmaf, c->frames_in_flight);
     if (err) {
-        fprintf(stderr, "exactvmaf: --backend: %s\n", strerror(-err));
+        fprintf(stderr, "exactvmaf: --backend/--gpu/--frames-in-flight: %s\n", strerror(-err));
         goto done;
     }
 
@@ -680,8 +931,14 @@ static int run(CliSettings *c)
     progress_start(&progress, on_tty && !c->quiet, ref, dist, c);
     unsigned n_frames = 0;
     bool interrupted;
-    if (read_frames(vmaf, ref, dist, c, bpc, &progress, &n_frames, &interrupted, &exit_code))
-        goto done;
+    exit_code = CLI_EXIT_COMPUTE;
+    if (start_readers(vmaf, &pool, ref, dist, c, bpc, readers)) goto done;
+    exit_code = CLI_EXIT_INPUT;
+    const int read_err = read_frames(vmaf, &readers[0], &readers[1], c, &progress, &n_frames,
+                                     &interrupted, &exit_code);
+    reader_stop(&readers[0]);
+    reader_stop(&readers[1]);
+    if (read_err) goto done;
     const int sig = interrupted ? stop_signal : 0;
     char reason[48] = "";
     if (sig) snprintf(reason, sizeof(reason), "interrupted by %s", signal_name(sig));
@@ -738,8 +995,11 @@ static int run(CliSettings *c)
     exit_code = sig ? CLI_EXIT_SIGNAL_BASE + sig : CLI_EXIT_OK;
 
 done:
+    reader_stop(&readers[0]);
+    reader_stop(&readers[1]);
     free_models(&models, c->n_model);
     if (vmaf) vmaf_close(vmaf);
+    pthread_mutex_destroy(&pool.lock);
     video_input_close(&ref);
     video_input_close(&dist);
     return exit_code;

@@ -26,10 +26,34 @@ void video_input_error(const VideoInput *vi, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "exactvmaf: %s: ", vi->path);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    if (!vi->defer_messages) {
+        fprintf(stderr, "exactvmaf: %s: ", vi->path);
+        vfprintf(stderr, fmt, ap);
+        fputc('\n', stderr);
+        va_end(ap);
+        return;
+    }
+    /* Kept for the caller, appended to what is already kept. */
+    char msg[1024];
+    int n = snprintf(msg, sizeof(msg), "exactvmaf: %s: ", vi->path);
+    if (n < 0) n = 0;
+    if ((size_t)n < sizeof(msg)) vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
     va_end(ap);
+    VideoInput *v = (VideoInput *)vi;
+    const size_t old = v->deferred ? strlen(v->deferred) : 0, add = strlen(msg);
+    char *p = realloc(v->deferred, old + add + 2);
+    if (!p) return;
+    memcpy(p + old, msg, add);
+    p[old + add] = '\n';
+    p[old + add + 1] = '\0';
+    v->deferred = p;
+}
+
+char *video_input_take_messages(VideoInput *vi)
+{
+    char *m = vi->deferred;
+    vi->deferred = NULL;
+    return m;
 }
 
 int video_input_read_error(const VideoInput *vi, const char *what)
@@ -47,6 +71,7 @@ int video_input_create(VideoInput **out, const char *path, const VideoInputForma
     if (!vi) return -ENOMEM;
     vi->fmt = fmt;
     vi->file_size = -1;
+    vi->planes = 7;
     vi->is_stdin = !strcmp(path, "-");
     vi->path = strdup(vi->is_stdin ? "(stdin)" : path);
     if (!vi->path) {
@@ -238,6 +263,19 @@ static int read_row(VideoInput *vi, uint8_t *dst, unsigned n, unsigned keep,
     return 0;
 }
 
+static int drop_bytes(VideoInput *vi, uint64_t n, uint64_t *frame_got);
+
+/* Skip n bytes of the frame: seeked over in a regular file, else read and
+ * dropped. A regular file's frame is known to be whole before it is read. */
+static int skip_bytes(VideoInput *vi, uint64_t n, uint64_t *frame_got)
+{
+    if (vi->file_size < 0 || vi->stage.active || n > INT64_MAX) return drop_bytes(vi, n, frame_got);
+    if (fseeko(vi->f, (off_t)n, SEEK_CUR)) return drop_bytes(vi, n, frame_got);
+    vi->consumed += n;
+    *frame_got += n;
+    return 0;
+}
+
 static int drop_bytes(VideoInput *vi, uint64_t n, uint64_t *frame_got)
 {
     const size_t chunk = (size_t)vi->info.w * 2;
@@ -305,7 +343,8 @@ int video_input_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
         if (ret) return ret;
     }
 
-    int err = vmaf_picture_alloc(pic, in->pix_fmt, out_bpc, in->w, in->h);
+    int err = vi->alloc ? vi->alloc(vi->alloc_arg, pic, in->pix_fmt, out_bpc, in->w, in->h)
+                        : vmaf_picture_alloc(pic, in->pix_fmt, out_bpc, in->w, in->h);
     if (err) {
         video_input_error(vi, "cannot allocate a %ux%u picture: %s", in->w, in->h,
                           strerror(-err));
@@ -326,6 +365,27 @@ int video_input_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
                               p, w, h, pic->w[p], pic->h[p]);
             err = -EINVAL;
             goto fail;
+        }
+        const size_t row_bytes = (size_t)w * (in->bpc > 8 ? 2 : 1);
+        if (!(vi->planes & (1u << p))) {
+            err = skip_bytes(vi, row_bytes * h, &frame_got);
+            if (err) goto fail;
+            continue;
+        }
+        /* Rows as the picture lays them out: the plane in one read. */
+        if (pic->w[p] == w && pic->h[p] == h && (size_t)pic->stride[p] == row_bytes &&
+            in->bpc == out_bpc && (in->bpc == 8 || !HOST_BIG_ENDIAN)) {
+            const size_t got = video_input_fread(vi, pic->data[p], row_bytes * h);
+            frame_got += got;
+            if (got != row_bytes * h) {
+                err = short_read(vi, frame_got);
+                goto fail;
+            }
+            if (in->bpc > 8 && in->bpc < 16) {
+                const unsigned m = max_u16((const uint16_t *)pic->data[p], w * h);
+                if (m > max_sample) max_sample = m;
+            }
+            continue;
         }
         uint8_t *row = pic->data[p];
         for (unsigned y = 0; y < h; y++) {
@@ -397,6 +457,7 @@ void video_input_close(VideoInput **pvi)
     if (vi->f && !vi->is_stdin) fclose(vi->f);
     free(vi->row);
     free(vi->stage.buf);
+    free(vi->deferred);
     free(vi->path);
     free(vi);
     *pvi = NULL;

@@ -45,6 +45,10 @@ typedef struct VideoInputFormat {
     int (*scan)(VideoInput *vi, uint64_t *frames);
 } VideoInputFormat;
 
+/** Where video_input_read gets a picture (0 or a negative errno). */
+typedef int (*VideoPictureAlloc)(void *arg, VmafPicture *pic, enum VmafPixelFormat pix_fmt,
+                                 unsigned bpc, unsigned w, unsigned h);
+
 /** Reader state. Fields are for the readers; the CLI uses the functions. */
 struct VideoInput {
     const VideoInputFormat *fmt;
@@ -70,6 +74,16 @@ struct VideoInput {
     /** When non-NULL and set, a read cut short by a signal returns -EINTR
      *  silently: the caller is stopping on purpose. */
     const volatile sig_atomic_t *interrupted;
+    /** Pictures come from here; NULL: vmaf_picture_alloc(). */
+    VideoPictureAlloc alloc;
+    void *alloc_arg;
+    /** Planes read into pictures (bit p: plane p); the others are skipped
+     *  unread, their samples unchecked and unset. Default: all. */
+    unsigned planes;
+    /** Messages are kept in `deferred` instead of printed (a reader thread
+     *  whose caller prints them in order, when it reaches that frame). */
+    bool defer_messages;
+    char *deferred;
 };
 
 /**
@@ -95,6 +109,12 @@ const char *video_input_path(const VideoInput *vi);
  * @return 1 frame read (the caller owns *pic), 0 end of stream, <0 error.
  */
 int video_input_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc);
+
+/**
+ * The messages kept since the last call (defer_messages), malloc'd, or NULL
+ * when there are none; the caller prints and frees them.
+ */
+char *video_input_take_messages(VideoInput *vi);
 
 /** Read and drop one frame. @return 1, 0 at end of stream, <0 error. */
 int video_input_skip(VideoInput *vi);

@@ -89,6 +89,14 @@ int exactvmaf_set_output_precision(VmafContext *vmaf, int digits);
  */
 int exactvmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);
 
+/**
+ * Which planes of the pictures the registered features read: bit p set for
+ * plane p (1: luma only, 7: all three). Samples of the other planes may be
+ * left unset. Call after the features are registered. @return 0 or
+ * negative errno.
+ */
+int exactvmaf_planes_used(VmafContext *vmaf, unsigned *mask);
+
 /** FNV-1a-64 of the raw RCPSS estimate over every mantissa in [1,2); 0 off x86. */
 unsigned long long exactvmaf_rcpss_fingerprint(void);
 

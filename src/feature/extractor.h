@@ -110,6 +110,11 @@ typedef struct VmafFeatureExtractor {
     const char *const *provided_features;
     /** CUDA twin, or NULL: the metric then runs on the CPU in a CUDA run. */
     const VmafFexTwin *cuda;
+    /**
+     * The picture planes an instance reads (bit p: plane p), from its
+     * options; NULL means every plane. Lets a reader skip the others.
+     */
+    unsigned (*planes)(const VmafFex *fex);
 } VmafFeatureExtractor;
 
 /** One instance of an extractor, owned by the framework. */
@@ -132,6 +137,9 @@ struct VmafFex {
  * renamed for non-default feature-parameter options, other names are kept.
  */
 int vmaf_fex_emit(VmafFex *fex, const char *name, double value, unsigned index);
+
+/** VmafFeatureExtractor.planes of the metrics that read the luma plane alone. */
+unsigned vmaf_fex_planes_luma(const VmafFex *fex);
 
 /** "cpu", or the twin's backend name. */
 const char *vmaf_fex_backend(const VmafFex *fex);

@@ -502,4 +502,5 @@ const VmafFeatureExtractor vmaf_fex_cambi = {
     .options = options,
     .priv_size = sizeof(CambiState),
     .provided_features = provided_features,
+    .planes = vmaf_fex_planes_luma,
 };

@@ -341,4 +341,5 @@ const VmafFeatureExtractor vmaf_fex_float_adm = {
     .flags = 0,
     .provided_features = provided_features,
     .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_float_adm_cuda),
+    .planes = vmaf_fex_planes_luma,
 };

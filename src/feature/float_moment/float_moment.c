@@ -115,4 +115,5 @@ const VmafFeatureExtractor vmaf_fex_float_moment = {
     .extract = extract,
     .priv_size = sizeof(MomentState),
     .provided_features = provided_features,
+    .planes = vmaf_fex_planes_luma,
 };

@@ -645,6 +645,13 @@ static void close_fex(VmafFex *fex)
     free_state(fex->priv);
 }
 
+/* Luma, and the chroma planes with motion_add_uv. */
+static unsigned planes(const VmafFex *fex)
+{
+    const MotionState *s = fex->priv;
+    return s->motion_add_uv ? 7u : 1u;
+}
+
 const VmafFeatureExtractor vmaf_fex_float_motion = {
     .name = "float_motion",
     .init = init,
@@ -656,4 +663,5 @@ const VmafFeatureExtractor vmaf_fex_float_motion = {
     .flags = VMAF_FEX_TEMPORAL,
     .provided_features = provided_features,
     .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_float_motion_cuda),
+    .planes = planes,
 };

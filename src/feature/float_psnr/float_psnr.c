@@ -133,4 +133,5 @@ const VmafFeatureExtractor vmaf_fex_float_psnr = {
     .priv_size = sizeof(FloatPsnrState),
     .provided_features = provided_features,
     .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_float_psnr_cuda),
+    .planes = vmaf_fex_planes_luma,
 };

@@ -614,4 +614,5 @@ const VmafFeatureExtractor vmaf_fex_float_vif = {
     .flags = 0,
     .provided_features = provided_features,
     .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_float_vif_cuda),
+    .planes = vmaf_fex_planes_luma,
 };

@@ -352,4 +352,5 @@ const VmafFeatureExtractor vmaf_fex_integer_motion = {
     .flags = VMAF_FEX_TEMPORAL,
     .provided_features = provided_features,
     .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_integer_motion_cuda),
+    .planes = vmaf_fex_planes_luma,
 };

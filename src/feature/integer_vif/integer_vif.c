@@ -353,4 +353,5 @@ const VmafFeatureExtractor vmaf_fex_integer_vif = {
     .flags = 0,
     .provided_features = provided_features,
     .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_integer_vif_cuda),
+    .planes = vmaf_fex_planes_luma,
 };

@@ -153,6 +153,13 @@ static int flush(VmafFex *fex)
     return psnr_host_flush(fex, &s->host);
 }
 
+/* Luma, and the chroma planes unless enable_chroma is off. */
+static unsigned planes(const VmafFex *fex)
+{
+    const PsnrState *s = fex->priv;
+    return s->enable_chroma ? 7u : 1u;
+}
+
 const VmafFeatureExtractor vmaf_fex_psnr = {
     .name = "psnr",
     .init = init,
@@ -163,4 +170,5 @@ const VmafFeatureExtractor vmaf_fex_psnr = {
     .flags = VMAF_FEX_TEMPORAL,
     .provided_features = provided_features,
     .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_psnr_cuda),
+    .planes = planes,
 };
