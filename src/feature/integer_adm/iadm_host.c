@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "feature/extractor.h"
 #include "feature/float_adm/adm_csf.h"
 #include "iadm_host.h"
 
@@ -409,4 +410,35 @@ void iadm_conclude(const IadmAccum acc[IADM_NUM_SCALES],
         out->scale[s] = out->num_scale[s] / out->den_scale[s];
     out->num = num;
     out->den = den;
+}
+
+int iadm_emit(VmafFex *fex, const IadmScores *sc, bool debug, unsigned index)
+{
+    const struct { const char *name; double value; } out[] = {
+        { "VMAF_integer_feature_adm2_score", sc->adm2 },
+        { "VMAF_integer_feature_aim_score", sc->aim },
+        { "VMAF_integer_feature_adm3_score", sc->adm3 },
+        { "integer_adm_scale0", sc->scale[0] },
+        { "integer_adm_scale1", sc->scale[1] },
+        { "integer_adm_scale2", sc->scale[2] },
+        { "integer_adm_scale3", sc->scale[3] },
+        { "integer_adm", sc->adm2 },
+        { "integer_adm_num", sc->num },
+        { "integer_adm_den", sc->den },
+        { "integer_adm_num_scale0", sc->num_scale[0] },
+        { "integer_adm_den_scale0", sc->den_scale[0] },
+        { "integer_adm_num_scale1", sc->num_scale[1] },
+        { "integer_adm_den_scale1", sc->den_scale[1] },
+        { "integer_adm_num_scale2", sc->num_scale[2] },
+        { "integer_adm_den_scale2", sc->den_scale[2] },
+        { "integer_adm_num_scale3", sc->num_scale[3] },
+        { "integer_adm_den_scale3", sc->den_scale[3] },
+    };
+    const size_t n_out = debug ? sizeof(out) / sizeof(out[0]) : 7;
+    for (size_t k = 0; k < n_out; k++) {
+        const int err = vmaf_fex_emit(fex, out[k].name, out[k].value, index);
+        if (err < 0)
+            return err;
+    }
+    return 0;
 }

@@ -117,4 +117,14 @@ void iadm_conclude(const IadmAccum acc[IADM_NUM_SCALES],
                    const IadmScaleGeom g[IADM_NUM_SCALES], const IadmParams *p,
                    int w, int h, IadmScores *out);
 
+struct VmafFex;
+
+/**
+ * Emit frame `index`'s outputs in Netflix's order: adm2, aim, adm3 and the
+ * four scale scores, then (debug) the totals and per-scale num and den.
+ * Shared by the CPU path and every twin. @return 0 or the first error of
+ * vmaf_fex_emit().
+ */
+int iadm_emit(struct VmafFex *fex, const IadmScores *sc, bool debug, unsigned index);
+
 #endif

@@ -231,34 +231,7 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     iadm_cpu_frame(&s->cpu, &s->params, ref, dist, acc);
     iadm_conclude(acc, s->cpu.geom, &s->params, s->cpu.w, s->cpu.h, &sc);
 
-    /* Netflix's emission order; the debug outputs follow only with debug. */
-    const struct { const char *name; double value; } out[] = {
-        { "VMAF_integer_feature_adm2_score", sc.adm2 },
-        { "VMAF_integer_feature_aim_score", sc.aim },
-        { "VMAF_integer_feature_adm3_score", sc.adm3 },
-        { "integer_adm_scale0", sc.scale[0] },
-        { "integer_adm_scale1", sc.scale[1] },
-        { "integer_adm_scale2", sc.scale[2] },
-        { "integer_adm_scale3", sc.scale[3] },
-        { "integer_adm", sc.adm2 },
-        { "integer_adm_num", sc.num },
-        { "integer_adm_den", sc.den },
-        { "integer_adm_num_scale0", sc.num_scale[0] },
-        { "integer_adm_den_scale0", sc.den_scale[0] },
-        { "integer_adm_num_scale1", sc.num_scale[1] },
-        { "integer_adm_den_scale1", sc.den_scale[1] },
-        { "integer_adm_num_scale2", sc.num_scale[2] },
-        { "integer_adm_den_scale2", sc.den_scale[2] },
-        { "integer_adm_num_scale3", sc.num_scale[3] },
-        { "integer_adm_den_scale3", sc.den_scale[3] },
-    };
-    const size_t n_out = s->debug ? sizeof(out) / sizeof(out[0]) : 7;
-    for (size_t k = 0; k < n_out; k++) {
-        const int err = vmaf_fex_emit(fex, out[k].name, out[k].value, index);
-        if (err < 0)
-            return err;
-    }
-    return 0;
+    return iadm_emit(fex, &sc, s->debug, index);
 }
 
 static void close_fex(VmafFex *fex)
@@ -291,4 +264,5 @@ const VmafFeatureExtractor vmaf_fex_integer_adm = {
     .flags = 0,
     .provided_features = provided_features,
     .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_integer_adm_cuda),
+    .planes = vmaf_fex_planes_luma,
 };

@@ -270,34 +270,7 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     IadmScores sc;
     accumulate(g, lp, acc);
     iadm_conclude(acc, g->geom, &g->p, (int)g->w, (int)g->h, &sc);
-    const unsigned index = fr->index;
-    int err = 0;
-
-    /* The CPU's emission order (integer_adm.c); debug outputs only with debug. */
-    const struct { const char *name; double value; } out[] = {
-        { "VMAF_integer_feature_adm2_score", sc.adm2 },
-        { "VMAF_integer_feature_aim_score", sc.aim },
-        { "VMAF_integer_feature_adm3_score", sc.adm3 },
-        { "integer_adm_scale0", sc.scale[0] },
-        { "integer_adm_scale1", sc.scale[1] },
-        { "integer_adm_scale2", sc.scale[2] },
-        { "integer_adm_scale3", sc.scale[3] },
-        { "integer_adm", sc.adm2 },
-        { "integer_adm_num", sc.num },
-        { "integer_adm_den", sc.den },
-        { "integer_adm_num_scale0", sc.num_scale[0] },
-        { "integer_adm_den_scale0", sc.den_scale[0] },
-        { "integer_adm_num_scale1", sc.num_scale[1] },
-        { "integer_adm_den_scale1", sc.den_scale[1] },
-        { "integer_adm_num_scale2", sc.num_scale[2] },
-        { "integer_adm_den_scale2", sc.den_scale[2] },
-        { "integer_adm_num_scale3", sc.num_scale[3] },
-        { "integer_adm_den_scale3", sc.den_scale[3] },
-    };
-    const size_t n_out = g->debug ? sizeof(out) / sizeof(out[0]) : 7;
-    for (size_t k = 0; k < n_out && !err; k++)
-        err = vmaf_fex_emit(fex, out[k].name, out[k].value, index);
-    return err;
+    return iadm_emit(fex, &sc, g->debug, fr->index);
 }
 
 const VmafFexTwin vmaf_fex_integer_adm_cuda = {
