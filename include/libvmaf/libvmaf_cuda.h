@@ -61,9 +61,10 @@ typedef struct VmafCudaPictureConfiguration {
 
 /**
  * Configure the pictures that vmaf_cuda_fetch_preallocated_picture() hands
- * out. NONE, HOST and HOST_PINNED give host pictures (the backend stages
- * them through its own pinned buffers); DEVICE is not supported yet and
- * returns -ENOTSUP. @return 0 or a negative errno.
+ * out. NONE, HOST and HOST_PINNED give host pictures from the context's
+ * pool, page-locked while the GPU computes, so that they are copied to the
+ * device straight from where the caller wrote them; DEVICE is not
+ * supported yet and returns -ENOTSUP. @return 0 or a negative errno.
  */
 int vmaf_cuda_preallocate_pictures(VmafContext *vmaf,
                                    VmafCudaPictureConfiguration cfg);

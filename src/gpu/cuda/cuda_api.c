@@ -156,8 +156,8 @@ VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf,
     case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE:
         vmaf_log(VMAF_LOG_LEVEL_ERROR,
                  "cuda: pictures in device memory are not supported yet; use "
-                 "VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED (the backend stages "
-                 "host pictures through its own pinned buffers)");
+                 "VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED (host pictures from "
+                 "the pool are page-locked and copied to the device straight from there)");
         return -ENOTSUP;
     default:
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda: unknown picture preallocation method %d",
