@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "context.h"
+#include "exactvmaf/exactvmaf.h"
+#include "export.h"
 #include "fex_internal.h"
 #include "gpu/pipeline.h"
 #include "log.h"
@@ -180,6 +182,13 @@ char *vmaf_fex_output_name(const char *feature_name, const VmafDict *opts)
     char *name = vmaf_option_feature_name(feature_name, desc->options, obj);
     free(obj);
     return name;
+}
+
+VMAF_EXPORT const char *exactvmaf_option_name(const char *extractor, const char *key)
+{
+    const VmafFeatureExtractor *desc = extractor && key ? vmaf_fex_find(extractor) : NULL;
+    const VmafOption *o = desc ? vmaf_option_find(desc->options, key) : NULL;
+    return o ? o->name : NULL;
 }
 
 const char *vmaf_fex_name_for_feature(const char *feature_name)

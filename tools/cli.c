@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "cli.h"
-#include "feature/extractor.h"
 
 enum {
     ARG_OUTPUT_XML = 256,
@@ -245,16 +244,15 @@ static char *split(char **s, char c)
 static int check_twice(const char *flag, const char *arg, const char *fex,
                        const char *const *prev, unsigned n_prev, const char *key)
 {
-    const VmafFeatureExtractor *desc = vmaf_fex_find(fex);
-    const VmafOption *o = desc ? vmaf_option_find(desc->options, key) : NULL;
+    const char *name = exactvmaf_option_name(fex, key);
     for (unsigned i = 0; i < n_prev; i++) {
         if (!strcmp(prev[i], key)) {
             fail("%s \"%s\": option %s of %s is set twice", flag, arg, key, fex);
             return -1;
         }
-        if (o && vmaf_option_find(desc->options, prev[i]) == o) {
+        if (name && exactvmaf_option_name(fex, prev[i]) == name) {
             fail("%s \"%s\": option %s of %s is set twice (as %s and as %s)", flag, arg,
-                 o->name, fex, prev[i], key);
+                 name, fex, prev[i], key);
             return -1;
         }
     }

@@ -27,7 +27,6 @@
 #include "exactvmaf/exactvmaf.h"
 #include "incomplete.h"
 #include "libvmaf/libvmaf.h"
-#include "model/json.h"
 #include "video_input.h"
 
 /* The signal that asked us to stop (0: none). */
@@ -386,41 +385,7 @@ static void capture_end(Capture *cap, bool show)
  * "model_dict"): then only the collection loader can say what is wrong. */
 static bool is_collection_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) return false;
-    char *data = NULL;
-    size_t len = 0, cap = 0;
-    bool ok = true;
-    for (;;) {
-        if (len == cap) {
-            if (cap >= EV_JSON_MAX_SIZE) {
-                ok = false;
-                break;
-            }
-            cap = cap ? cap * 2 : 65536;
-            char *p = realloc(data, cap);
-            if (!p) {
-                ok = false;
-                break;
-            }
-            data = p;
-        }
-        const size_t got = fread(data + len, 1, cap - len, f);
-        len += got;
-        if (!got) break;
-    }
-    ok = ok && !ferror(f);
-    fclose(f);
-    EvJson *root = NULL;
-    char err[160];
-    bool collection = false;
-    if (ok && !ev_json_parse(data, len, &root, err, sizeof(err))) {
-        collection = root->type == EV_JSON_OBJECT && !ev_json_get(root, "model_dict") &&
-                     ev_json_get(root, "0");
-        ev_json_free(root);
-    }
-    free(data);
-    return collection;
+    return exactvmaf_model_file_is_collection(path) == 1;
 }
 
 /* Load each --model and register its features, as Netflix's tool does: a

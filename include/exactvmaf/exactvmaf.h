@@ -97,6 +97,22 @@ int exactvmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);
  */
 int exactvmaf_planes_used(VmafContext *vmaf, unsigned *mask);
 
+/**
+ * The name of option `key` of feature extractor `extractor` ("float_adm",
+ * "adm_enhn_gain_limit" or its alias "egl"), as a static string; NULL when
+ * the extractor or the option is unknown. Two keys are the same option when
+ * their names are the same pointer.
+ */
+const char *exactvmaf_option_name(const char *extractor, const char *key);
+
+/**
+ * Whether the model file at `path` holds a bootstrap collection ("0", "1",
+ * ... members, no "model_dict"), which vmaf_model_collection_load_from_path()
+ * reads, rather than a single model. @return 1, 0, or a negative errno when
+ * the file cannot be read or is not JSON (a loader then says why).
+ */
+int exactvmaf_model_file_is_collection(const char *path);
+
 /** FNV-1a-64 of the raw RCPSS estimate over every mantissa in [1,2); 0 off x86. */
 unsigned long long exactvmaf_rcpss_fingerprint(void);
 

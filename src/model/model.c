@@ -5,11 +5,13 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "context.h"
+#include "exactvmaf/exactvmaf.h"
 #include "export.h"
 #include "log.h"
 #include "model/builtin_models.h"
@@ -581,14 +583,16 @@ static void log_unknown_version(const char *version)
              version, list);
 }
 
-/* Read a whole file; the caller frees *data. */
-static int read_file(const char *path, char **data, size_t *size)
+/* Read a whole file; the caller frees *data. quiet: no message (the caller
+ * only probes; a loader says what is wrong). */
+static int read_file_as(const char *path, char **data, size_t *size, bool quiet)
 {
     FILE *f = fopen(path, "rb");
     if (!f) {
         const int e = errno;
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "cannot open model file \"%s\": %s",
-                 path, strerror(e));
+        if (!quiet)
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "cannot open model file \"%s\": %s",
+                     path, strerror(e));
         return e ? -e : -EIO;
     }
     size_t cap = 1 << 16, n = 0;
@@ -597,8 +601,9 @@ static int read_file(const char *path, char **data, size_t *size)
     while (!err) {
         if (n == cap) {
             if (cap > EV_JSON_MAX_SIZE) {
-                vmaf_log(VMAF_LOG_LEVEL_ERROR, "model file \"%s\" is larger "
-                         "than %zu bytes", path, EV_JSON_MAX_SIZE);
+                if (!quiet)
+                    vmaf_log(VMAF_LOG_LEVEL_ERROR, "model file \"%s\" is larger "
+                             "than %zu bytes", path, EV_JSON_MAX_SIZE);
                 err = -EFBIG;
                 break;
             }
@@ -614,8 +619,9 @@ static int read_file(const char *path, char **data, size_t *size)
         n += r;
         if (r == 0) {
             if (ferror(f)) {
-                vmaf_log(VMAF_LOG_LEVEL_ERROR, "error reading model file \"%s\"",
-                         path);
+                if (!quiet)
+                    vmaf_log(VMAF_LOG_LEVEL_ERROR, "error reading model file \"%s\"",
+                             path);
                 err = -EIO;
             }
             break;
@@ -629,6 +635,28 @@ static int read_file(const char *path, char **data, size_t *size)
     *data = buf;
     *size = n;
     return 0;
+}
+
+static int read_file(const char *path, char **data, size_t *size)
+{
+    return read_file_as(path, data, size, false);
+}
+
+VMAF_EXPORT int exactvmaf_model_file_is_collection(const char *path)
+{
+    if (!path) return -EINVAL;
+    char *data = NULL;
+    size_t size = 0;
+    int err = read_file_as(path, &data, &size, true);
+    if (err) return err;
+    EvJson *root = NULL;
+    char msg[160];
+    err = ev_json_parse(data, size, &root, msg, sizeof(msg)) ? -EINVAL : 0;
+    const int collection = !err && root->type == EV_JSON_OBJECT &&
+                           !ev_json_get(root, "model_dict") && ev_json_get(root, "0");
+    ev_json_free(root);
+    free(data);
+    return err ? err : collection;
 }
 
 VMAF_EXPORT int vmaf_model_load(VmafModel **model, VmafModelConfig *cfg,
