@@ -339,6 +339,27 @@ VMAF_EXPORT int exactvmaf_planes_used(VmafContext *vmaf, unsigned *mask)
     return 0;
 }
 
+VMAF_EXPORT unsigned exactvmaf_output_count(VmafContext *vmaf)
+{
+    return vmaf ? vmaf_fc_count(vmaf->fc) : 0;
+}
+
+VMAF_EXPORT const char *exactvmaf_output_name(VmafContext *vmaf, unsigned i)
+{
+    if (!vmaf || i >= vmaf_fc_count(vmaf->fc)) return NULL;
+    return vmaf_feature_alias(vmaf_fc_at(vmaf->fc, i)->name);
+}
+
+VMAF_EXPORT int exactvmaf_backend_at(VmafContext *vmaf, unsigned i, const char **extractor,
+                                     const char **backend)
+{
+    if (!vmaf || !extractor || !backend) return -EINVAL;
+    if (!vmaf->backends || i >= vmaf->backends->cnt) return -ENOENT;
+    *extractor = vmaf->backends->entry[i].key;
+    *backend = vmaf->backends->entry[i].val;
+    return 0;
+}
+
 VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
                                           double value, unsigned index)
 {

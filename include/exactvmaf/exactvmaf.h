@@ -113,6 +113,26 @@ const char *exactvmaf_option_name(const char *extractor, const char *key);
  */
 int exactvmaf_model_file_is_collection(const char *path);
 
+/**
+ * The outputs the context holds: per-frame features, and model scores once
+ * a model was pooled, in the order the output files list them. Read each
+ * frame's value with vmaf_feature_score_at_index() and the pooled ones with
+ * vmaf_feature_score_pooled(), under this name.
+ */
+unsigned exactvmaf_output_count(VmafContext *vmaf);
+/**
+ * Name of output i as the output files write it ("integer_adm2", "vmaf");
+ * NULL past the end. Valid until the next picture or pooling.
+ */
+const char *exactvmaf_output_name(VmafContext *vmaf, unsigned i);
+/**
+ * Which backend computed extractor i ("cpu", "cuda"), as the output files'
+ * "backends" say. @return 0, or -ENOENT past the end (or before the first
+ * picture).
+ */
+int exactvmaf_backend_at(VmafContext *vmaf, unsigned i, const char **extractor,
+                         const char **backend);
+
 /** FNV-1a-64 of the raw RCPSS estimate over every mantissa in [1,2); 0 off x86. */
 unsigned long long exactvmaf_rcpss_fingerprint(void);
 

@@ -5,6 +5,7 @@
  * pooling.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "feature_collector.h"
 #include "log.h"
 #include "model/model_internal.h"
+#include "opt.h"
 
 /* Every feature must have an extractor before anything is registered. */
 static int check_extractors(const VmafModel *m)
@@ -201,6 +203,18 @@ VMAF_EXPORT int vmaf_feature_score_pooled(VmafContext *vmaf,
         return -EINVAL;
 
     VmafFeatureCollector *fc = vmaf_ctx_collector(vmaf);
+    /* The short name the output files use stands for its canonical one, as
+     * in vmaf_feature_score_at_index(). */
+    bool stored = false;
+    for (unsigned i = 0; i < vmaf_fc_count(fc) && !stored; i++)
+        stored = !strcmp(vmaf_fc_at(fc, i)->name, feature_name);
+    for (unsigned i = 0; i < vmaf_fc_count(fc) && !stored; i++) {
+        const char *name = vmaf_fc_at(fc, i)->name;
+        if (!strcmp(vmaf_feature_alias(name), feature_name)) {
+            feature_name = name;
+            break;
+        }
+    }
     const unsigned subsample = vmaf_ctx_subsample(vmaf);
 
     /* Frame order, one running sum each, as Netflix. */
