@@ -35,6 +35,11 @@ enum {
     ARG_BACKEND,
     ARG_GPU,
     ARG_FRAMES_IN_FLIGHT,
+    ARG_SCALE,
+    ARG_SCALE_TO_REF,
+    ARG_CONVERT,
+    ARG_REPORT,
+    ARG_PLOT,
     ARG_HELP,
     ARG_END,    /* keep last: sizes the table of options given */
 };
@@ -74,6 +79,11 @@ static const struct option long_opts[] = {
     { "backend",           required_argument, NULL, ARG_BACKEND },
     { "gpu",               required_argument, NULL, ARG_GPU },
     { "frames-in-flight",  required_argument, NULL, ARG_FRAMES_IN_FLIGHT },
+    { "scale",             required_argument, NULL, ARG_SCALE },
+    { "scale-to-ref",      no_argument,       NULL, ARG_SCALE_TO_REF },
+    { "convert",           no_argument,       NULL, ARG_CONVERT },
+    { "report",            required_argument, NULL, ARG_REPORT },
+    { "plot",              required_argument, NULL, ARG_PLOT },
     { "help",              no_argument,       NULL, ARG_HELP },
     { NULL,                0,                 NULL, 0 },
 };
@@ -84,7 +94,10 @@ static const char usage_text[] =
 "Compute VMAF and its features for a reference/distorted video pair; scores are\n"
 "bit-identical to Netflix libvmaf v3.2.0 (see --division).\n"
 "\n"
-"Input (.y4m, or raw planar YUV when any of -w/-h/-p/-b is given; \"-\" = stdin):\n"
+"Input: .y4m, raw planar YUV when any of -w/-h/-p/-b is given (\"-\" = stdin, y4m\n"
+"or raw), and with FFmpeg's libraries any file they read (mp4, mkv, mov, webm,\n"
+"ivf, ...: H.264, HEVC, AV1, VP9, ProRes, FFV1, ...), decoded as it is: planar YUV\n"
+"of 8 to 16 bits passes through untouched, other pixel formats need --convert.\n"
 " -r, --reference PATH         reference video\n"
 " -d, --distorted PATH         distorted video\n"
 " -w, --width N                raw YUV: width\n"
@@ -95,6 +108,13 @@ static const char usage_text[] =
 "     --frame_skip_ref N       skip the first N reference frames\n"
 "     --frame_skip_dist N      skip the first N distorted frames\n"
 "     --subsample N            compute scores on every N-th frame only\n"
+"     --scale WxH              scale both videos to WxH, and\n"
+"     --scale-to-ref           the distorted one to the reference's size, with FFmpeg's\n"
+"                              scale filter (flags=bicubic), as the recipe\n"
+"                              ffmpeg -i dis -i ref -lavfi \"[0:v]scale=W:H:flags=bicubic\n"
+"                              [d];[d][1:v]libvmaf\" -f null -  does\n"
+"     --convert                convert other pixel formats (NV12, P010, RGB, ...) to\n"
+"                              planar YUV of the same chroma layout and depth\n"
 "\n"
 "What to compute:\n"
 " -m, --model PARAMS           model, \":\"-separated key[=value] list:\n"
@@ -119,6 +139,10 @@ static const char usage_text[] =
 "     --xml | --json | --csv | --sub   its format (default XML)\n"
 "     --precision N|max        N decimals as Netflix prints them (default 6), or max:\n"
 "                              %.17g, every score exact\n"
+"     --report FILE.html       a page to read: every model's and feature's scores\n"
+"                              plotted per frame, pooled values, the worst frames,\n"
+"                              the run's parameters (self-contained, printable)\n"
+"     --plot FILE.svg          the models' per-frame scores as one SVG chart\n"
 " -q, --quiet                  no progress line (shown only when stderr is a terminal)\n"
 "\n"
 "Execution:\n"
@@ -156,15 +180,16 @@ static const char usage_text[] =
 "  stdout    each score line ends with [INCOMPLETE: N frames, ...]\n"
 "N is the number of frames the scores cover (0 .. N-1).\n"
 "\n"
-"Exit status (after any error there is no output file, and a message on\n"
-"stderr names the file, frame or option at fault):\n"
+"Exit status: after any error there is no output file, and a message on\n"
+"stderr names the file, frame or option at fault.\n"
 "  0  success\n"
 "  1  bad command line\n"
 "  2  a video cannot be opened or read, is malformed or truncated, or the two\n"
 "     videos do not match (size, chroma, bit depth, frame count)\n"
 "  3  a model or feature is unavailable or rejects its options or the frame\n"
 "     size, or scoring failed\n"
-"  4  the output file cannot be written (checked before any frame is read)\n"
+"  4  an output file (-o, --report, --plot) cannot be written (checked before\n"
+"     any frame is read)\n"
 "  129, 130, 143  stopped by SIGHUP, SIGINT, SIGTERM (128 + signal number):\n"
 "     the output, if any frame was done, is marked incomplete\n";
 
@@ -591,6 +616,29 @@ static int parse_option(CliSettings *s, int o, const char *arg)
             p += len + 1;
         }
     }
+    case ARG_SCALE: {
+        unsigned w = 0, h = 0;
+        char extra;
+        if (sscanf(arg, "%ux%u%c", &w, &h, &extra) != 2 || !w || !h || w > 32768 || h > 32768) {
+            fail("invalid value \"%s\" for --scale: expected WIDTHxHEIGHT, e.g. 1920x1080", arg);
+            return -1;
+        }
+        s->scale_w = w;
+        s->scale_h = h;
+        return 0;
+    }
+    case ARG_SCALE_TO_REF:
+        s->scale_to_ref = true;
+        return 0;
+    case ARG_CONVERT:
+        s->convert = true;
+        return 0;
+    case ARG_REPORT:
+        s->report_path = arg;
+        return 0;
+    case ARG_PLOT:
+        s->plot_path = arg;
+        return 0;
     case ARG_FRAMES_IN_FLIGHT: {
         unsigned n;
         if (parse_unsigned(arg, o, &n) || n < 1 || n > 32) {
@@ -627,7 +675,8 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
     static const int once[] = { 'r', 'd', 'w', 'h', 'p', 'b', 'o', ARG_THREADS,
                                 ARG_SUBSAMPLE, ARG_CPUMASK, ARG_GPUMASK, ARG_FRAME_CNT,
                                 ARG_FRAME_SKIP_REF, ARG_FRAME_SKIP_DIST, ARG_PRECISION,
-                                ARG_DIVISION, ARG_BACKEND, ARG_GPU, ARG_FRAMES_IN_FLIGHT };
+                                ARG_DIVISION, ARG_BACKEND, ARG_GPU, ARG_FRAMES_IN_FLIGHT,
+                                ARG_SCALE, ARG_REPORT, ARG_PLOT };
     bool given[ARG_END] = { false };
     int format_flag = 0;
 
@@ -680,6 +729,8 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
                     s->height ? "" : " --height", s->pix_fmt ? "" : " --pixel_format",
                     s->bitdepth ? "" : " --bitdepth");
     }
+    if (s->scale_w && s->scale_to_ref)
+        return fail("--scale and --scale-to-ref: choose one");
     /* Netflix's default model. */
     if (!s->n_model && !s->no_prediction && add_model(s, "version=vmaf_v0.6.1"))
         return CLI_PARSE_ERROR;

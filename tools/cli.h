@@ -73,6 +73,13 @@ typedef struct CliSettings {
     int gpu[CLI_MAX_GPUS];          /**< --gpu N[,N...] */
     unsigned n_gpu;                 /**< 0 with --gpu all */
     unsigned frames_in_flight;      /**< --frames-in-flight (0: chosen) */
+    /* Input decoded through FFmpeg's libraries. */
+    unsigned scale_w, scale_h;      /**< --scale WxH: both videos to this size */
+    bool scale_to_ref;              /**< --scale-to-ref: the distorted to the reference's size */
+    bool convert;                   /**< --convert: other pixel formats to planar YUV */
+    /* Reports. */
+    const char *report_path;        /**< --report FILE.html */
+    const char *plot_path;          /**< --plot FILE.svg */
     bool print_fingerprint;
 } CliSettings;
 

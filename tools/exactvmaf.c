@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -26,6 +27,7 @@
 #include "cli.h"
 #include "exactvmaf/exactvmaf.h"
 #include "incomplete.h"
+#include "report.h"
 #include "libvmaf/libvmaf.h"
 #include "video_input.h"
 
@@ -101,14 +103,72 @@ static const char *pix_fmt_name(enum VmafPixelFormat f)
     }
 }
 
-static int open_input(VideoInput **vi, const char *path, const CliSettings *c)
+/*
+ * The y4m reader takes stdin, pipes and FIFOs (read once, never sniffed),
+ * files named .y4m or .yuv (its messages fit them best, even when damaged)
+ * and files that start with y4m's magic; FFmpeg's libraries the rest.
+ */
+static bool for_y4m_reader(const char *path)
 {
-    const int err = c->use_yuv ?
-        video_input_open_yuv(vi, path, c->width, c->height, c->pix_fmt, c->bitdepth) :
-        video_input_open_y4m(vi, path);
+    if (!strcmp(path, "-")) return true;
+    struct stat st;
+    if (stat(path, &st) || !S_ISREG(st.st_mode)) return true;
+    const char *dot = strrchr(path, '.');
+    if (dot && (!strcasecmp(dot, ".y4m") || !strcasecmp(dot, ".yuv"))) return true;
+    FILE *f = fopen(path, "rb");
+    if (!f) return true;    /* the y4m reader says why it cannot be opened */
+    char magic[9];
+    const bool y4m = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+                     !memcmp(magic, "YUV4MPEG2", sizeof(magic));
+    fclose(f);
+    /* An empty or tiny file: the y4m reader's message fits it best. */
+    return y4m || st.st_size < (off_t)sizeof(magic);
+}
+
+/*
+ * y4m and raw YUV are read by their own readers, everything else by FFmpeg's
+ * libraries, which also read y4m and raw YUV that must be scaled (scale_w:
+ * the size wanted, 0 for none).
+ */
+static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
+                      unsigned scale_w, unsigned scale_h)
+{
+    int err;
+    const bool y4m = !c->use_yuv && for_y4m_reader(path);
+    if ((c->use_yuv || y4m) && !scale_w && !c->convert) {
+        err = c->use_yuv ?
+            video_input_open_yuv(vi, path, c->width, c->height, c->pix_fmt, c->bitdepth) :
+            video_input_open_y4m(vi, path);
+    } else {
+        if (!video_input_can_decode() && !c->use_yuv && !y4m) {
+            fprintf(stderr, "exactvmaf: %s is not a y4m file, and this exactvmaf was built "
+                    "without FFmpeg's libraries to decode it (or give -w -h -p -b for raw "
+                    "YUV)\n", path);
+            return -ENOTSUP;
+        }
+        const VideoDecodeOptions o = {
+            .convert = c->convert, .scale_w = scale_w, .scale_h = scale_h,
+            .raw = c->use_yuv, .raw_w = c->width, .raw_h = c->height,
+            .raw_bpc = c->bitdepth, .raw_pix_fmt = c->pix_fmt,
+        };
+        err = video_input_open_decoded(vi, path, &o);
+    }
     /* A read cut short by a stop signal ends the input quietly. */
     if (!err) (*vi)->interrupted = &stop_signal;
     return err;
+}
+
+/* Both videos: the distorted one scaled to the reference's size with --scale-to-ref. */
+static int open_inputs(VideoInput **ref, VideoInput **dist, const CliSettings *c)
+{
+    int err = open_input(ref, c->path_ref, c, c->scale_w, c->scale_h);
+    if (err) return err;
+    unsigned w = c->scale_w, h = c->scale_h;
+    if (c->scale_to_ref) {
+        w = video_input_info(*ref)->w;
+        h = video_input_info(*ref)->h;
+    }
+    return open_input(dist, c->path_dist, c, w, h);
 }
 
 /* The two videos must describe the same pictures. */
@@ -131,6 +191,17 @@ static int check_compatible(const VideoInput *ref, const VideoInput *dist, bool 
         fprintf(stderr, "exactvmaf: bit depths differ: %s is %u-bit, %s is %u-bit\n",
                 video_input_path(ref), a->bpc, video_input_path(dist), b->bpc);
         problems++;
+    }
+    /* Where both files say their frame rate, frame n of one is frame n of the other
+     * only at the same rate (a 0.1% slack for rates written two ways). */
+    if (a->fps_num && b->fps_num) {
+        const double fa = (double)a->fps_num / a->fps_den, fb = (double)b->fps_num / b->fps_den;
+        if (fa > fb * 1.001 || fb > fa * 1.001) {
+            fprintf(stderr, "exactvmaf: frame rates differ: %s is %u/%u fps, %s is %u/%u fps; "
+                    "convert one to the other's rate first\n", video_input_path(ref),
+                    a->fps_num, a->fps_den, video_input_path(dist), b->fps_num, b->fps_den);
+            problems++;
+        }
     }
     return problems ? -EINVAL : 0;
 }
@@ -781,6 +852,7 @@ static int read_frames(VmafContext *vmaf, Reader *ref, Reader *dist,
 
 input_error:
     progress_end(progress, index);
+    *n_frames = index;
     *exit_code = CLI_EXIT_INPUT;
     return -EINVAL;
 }
@@ -816,7 +888,70 @@ static int start_readers(VmafContext *vmaf, Pool *pool, VideoInput *ref, VideoIn
     return err;
 }
 
-static int run(CliSettings *c)
+/* "1920x1080 4:2:0 8-bit, h264 yuv420p, 25 fps" */
+static void describe(const VideoInput *vi, char *buf, size_t len)
+{
+    const VideoInfo *in = video_input_info(vi);
+    int n = snprintf(buf, len, "%ux%u %s %u-bit", in->w, in->h, pix_fmt_name(in->pix_fmt),
+                     in->bpc);
+    if (n > 0 && (size_t)n < len && in->format[0])
+        n += snprintf(buf + n, len - (size_t)n, ", %s", in->format);
+    if (n > 0 && (size_t)n < len && in->fps_num)
+        snprintf(buf + n, len - (size_t)n, ", %.6g fps", (double)in->fps_num / in->fps_den);
+}
+
+/* The command line, arguments with spaces quoted. */
+static char *join_args(char *const argv[])
+{
+    size_t len = 1;
+    for (int i = 0; argv[i]; i++) len += strlen(argv[i]) + 3;
+    char *s = malloc(len);
+    if (!s) return NULL;
+    s[0] = '\0';
+    for (int i = 0; argv[i]; i++) {
+        const bool q = strpbrk(argv[i], " \t\"'") != NULL;
+        if (i) strcat(s, " ");
+        if (q) strcat(s, "'");
+        strcat(s, argv[i]);
+        if (q) strcat(s, "'");
+    }
+    return s;
+}
+
+/* --report and --plot, from what the context holds (report.h). */
+static int write_reports(VmafContext *vmaf, const CliSettings *c, const VideoInput *ref,
+                         const VideoInput *dist, unsigned n_frames, const char *incomplete,
+                         char *const argv[])
+{
+    char ref_desc[160], dist_desc[160];
+    describe(ref, ref_desc, sizeof(ref_desc));
+    describe(dist, dist_desc, sizeof(dist_desc));
+    const char *models[CLI_MAX_MODELS];
+    for (unsigned i = 0; i < c->n_model; i++) models[i] = c->model[i].cfg.name;
+    /* Presentation times: the decoder's, or frame number over the y4m rate. */
+    const VideoInfo *in = video_input_info(ref);
+    double *seconds = malloc((n_frames ? n_frames : 1) * sizeof(double));
+    char *command = join_args(argv);
+    int err = seconds && command ? 0 : -ENOMEM;
+    for (unsigned i = 0; !err && i < n_frames; i++) {
+        const double t = video_input_timestamp(ref, i + c->frame_skip_ref);
+        seconds[i] = t >= 0 ? t : in->fps_num ?
+                     (double)(i + c->frame_skip_ref) * in->fps_den / in->fps_num : -1.0;
+    }
+    const CliReport r = {
+        .ref_path = c->path_ref, .dist_path = c->path_dist, .ref_desc = ref_desc,
+        .dist_desc = dist_desc, .n_frames = n_frames, .seconds = seconds, .models = models,
+        .n_models = c->no_prediction ? 0 : c->n_model, .command = command,
+        .incomplete = incomplete,
+    };
+    if (!err && c->report_path) err = cli_write_report(vmaf, c->report_path, &r);
+    if (!err && c->plot_path) err = cli_write_plot(vmaf, c->plot_path, &r);
+    free(seconds);
+    free(command);
+    return err;
+}
+
+static int run(CliSettings *c, char *const argv[])
 {
     int exit_code = CLI_EXIT_INPUT;
     VideoInput *ref = NULL, *dist = NULL;
@@ -828,13 +963,14 @@ static int run(CliSettings *c)
     pthread_mutex_init(&pool.lock, NULL);
     const bool on_tty = isatty(fileno(stderr));
 
-    if (check_output_path(c->output_path) ||
+    if (check_output_path(c->output_path) || check_output_path(c->report_path) ||
+        check_output_path(c->plot_path) ||
         check_not_an_input(c->output_path, c->path_ref, "reference") ||
         check_not_an_input(c->output_path, c->path_dist, "distorted")) {
         exit_code = CLI_EXIT_OUTPUT;
         goto done;
     }
-    if (open_input(&ref, c->path_ref, c) || open_input(&dist, c->path_dist, c)) goto done;
+    if (open_inputs(&ref, &dist, c)) goto done;
     if (check_compatible(ref, dist, c->common_bitdepth)) goto done;
     if (check_lengths(ref, dist, c)) goto done;
     const unsigned bpc_ref = video_input_info(ref)->bpc;
@@ -903,7 +1039,19 @@ static int run(CliSettings *c)
                                      &interrupted, &exit_code);
     reader_stop(&readers[0]);
     reader_stop(&readers[1]);
-    if (read_err) goto done;
+    if (read_err) {
+        /* The frames before a damaged one are scored, marked incomplete;
+         * there is no output file. */
+        if (exit_code == CLI_EXIT_INPUT && n_frames && !c->no_prediction &&
+            !vmaf_read_pictures(vmaf, NULL, NULL, 0)) {
+            char note[96];
+            snprintf(note, sizeof(note), " [INCOMPLETE: %u frames, stopped by an input error]",
+                     n_frames);
+            FILE *out = c->output_path && !strcmp(c->output_path, "-") ? stderr : stdout;
+            score_models(vmaf, c, &models, n_frames, out, note);
+        }
+        goto done;
+    }
     const int sig = interrupted ? stop_signal : 0;
     char reason[48] = "";
     if (sig) snprintf(reason, sizeof(reason), "interrupted by %s", signal_name(sig));
@@ -943,13 +1091,16 @@ static int run(CliSettings *c)
     if (!c->no_prediction && score_models(vmaf, c, &models, n_frames, score_out, note))
         goto done;
 
-    if (c->output_path) {
+    if (c->output_path || c->report_path || c->plot_path) {
         const CliIncomplete inc = { .frames = n_frames, .reason = reason };
-        /* Held during the write: a second signal then ends the process
-         * only once the file is complete and in place. */
+        /* Held during the writes: a second signal then ends the process
+         * only once the files are complete and in place. */
         sigset_t old;
         hold_stop_signals(true, &old);
-        err = cli_write_output(vmaf, c->output_path, c->output_fmt, sig ? &inc : NULL);
+        err = c->output_path ? cli_write_output(vmaf, c->output_path, c->output_fmt,
+                                                sig ? &inc : NULL) : 0;
+        if (!err && (c->report_path || c->plot_path))
+            err = write_reports(vmaf, c, ref, dist, n_frames, sig ? reason : NULL, argv);
         hold_stop_signals(false, &old);
         if (err) {
             /* Who failed has said which file and why. */
@@ -989,7 +1140,7 @@ int main(int argc, char *argv[])
         goto done;
     }
     install_stop_handlers();
-    exit_code = run(&c);
+    exit_code = run(&c, argv);
 
 done:
     cli_free(&c);

@@ -329,6 +329,11 @@ int video_input_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
 {
     const VideoInfo *in = &vi->info;
     if (out_bpc < in->bpc || out_bpc > 16) return -EINVAL;
+    if (vi->fmt->read) {
+        const int ret = vi->fmt->read(vi, pic, out_bpc);
+        if (ret == 1) vi->frame_index++;
+        return ret;
+    }
 
     int ret = vi->fmt->begin_frame(vi);
     if (ret <= 0) return ret;
@@ -450,10 +455,29 @@ const char *video_input_scan_message(const VideoInput *vi)
     return vi->scan_msg;
 }
 
+double video_input_timestamp(const VideoInput *vi, unsigned index)
+{
+    return index < vi->n_pts ? vi->pts[index] : -1.0;
+}
+
+void video_input_add_timestamp(VideoInput *vi, double seconds)
+{
+    if (vi->n_pts == vi->cap_pts) {
+        const size_t cap = vi->cap_pts ? 2 * vi->cap_pts : 256;
+        double *p = realloc(vi->pts, cap * sizeof(*p));
+        if (!p) return;     /* timestamps are for the report only */
+        vi->pts = p;
+        vi->cap_pts = cap;
+    }
+    vi->pts[vi->n_pts++] = seconds;
+}
+
 void video_input_close(VideoInput **pvi)
 {
     if (!pvi || !*pvi) return;
     VideoInput *vi = *pvi;
+    if (vi->fmt && vi->fmt->close) vi->fmt->close(vi);
+    free(vi->pts);
     if (vi->f && !vi->is_stdin) fclose(vi->f);
     free(vi->row);
     free(vi->stage.buf);

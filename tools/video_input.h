@@ -22,6 +22,8 @@ typedef struct VideoInfo {
     enum VmafPixelFormat pix_fmt;
     unsigned bpc;               /**< bits per sample in the file, 8..16 */
     uint64_t frame_bytes;       /**< sample bytes of one frame in the file */
+    unsigned fps_num, fps_den;  /**< frame rate; 0/0 when the file does not say */
+    char format[48];            /**< what the file holds, for messages and reports */
 } VideoInfo;
 
 typedef struct VideoInput VideoInput;
@@ -43,6 +45,14 @@ typedef struct VideoInputFormat {
      * @return 0, or <0 when the file cannot be scanned (seek error).
      */
     int (*scan)(VideoInput *vi, uint64_t *frames);
+    /**
+     * Formats that decode (FFmpeg's libraries): read the next frame into a
+     * picture from vi->alloc, as video_input_read does; NULL for the readers
+     * of raw samples. Then begin_frame is not used.
+     */
+    int (*read)(VideoInput *vi, VmafPicture *pic, unsigned out_bpc);
+    /** Free vi->priv; may be NULL. */
+    void (*close)(VideoInput *vi);
 } VideoInputFormat;
 
 /** Where video_input_read gets a picture (0 or a negative errno). */
@@ -84,6 +94,10 @@ struct VideoInput {
      *  whose caller prints them in order, when it reaches that frame). */
     bool defer_messages;
     char *deferred;
+    void *priv;                 /**< the format's own state */
+    /** Presentation time of each frame read (seconds), when the file has them. */
+    double *pts;
+    size_t n_pts, cap_pts;
 };
 
 /**
@@ -140,6 +154,34 @@ int video_input_scan(VideoInput *vi, uint64_t *frames, bool *damaged);
 const char *video_input_scan_message(const VideoInput *vi);
 
 void video_input_close(VideoInput **vi);
+
+/** Options of the readers that decode (FFmpeg's libraries). */
+typedef struct VideoDecodeOptions {
+    /** Convert pixel formats other than planar YUV (NV12, RGB, ...) to planar YUV. */
+    bool convert;
+    /** Scale to this size with FFmpeg's bicubic scaler; 0: the file's size. */
+    unsigned scale_w, scale_h;
+    /** Raw YUV through the decoder (for scaling): the geometry -w -h -p -b give. */
+    bool raw;
+    unsigned raw_w, raw_h, raw_bpc;
+    enum VmafPixelFormat raw_pix_fmt;
+} VideoDecodeOptions;
+
+/** 1 when this build reads through FFmpeg's libraries (video_input_open_decoded). */
+int video_input_can_decode(void);
+
+/**
+ * Open any file FFmpeg's libraries read (mp4, mkv, webm, ... ; y4m and raw
+ * YUV too, for scaling), its first video stream decoded on threads.
+ * @return 0, or negative errno after printing why.
+ */
+int video_input_open_decoded(VideoInput **vi, const char *path, const VideoDecodeOptions *o);
+
+/** Presentation time of frame `index` in seconds, or a negative number when unknown. */
+double video_input_timestamp(const VideoInput *vi, unsigned index);
+
+/** Record the presentation time of the frame just read (for the readers). */
+void video_input_add_timestamp(VideoInput *vi, double seconds);
 
 /* For the readers. */
 int video_input_create(VideoInput **vi, const char *path, const VideoInputFormat *fmt);

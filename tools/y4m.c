@@ -163,7 +163,7 @@ static bool parse_uint(const char *s, unsigned *v)
 }
 
 /* "n:d"; 0:0 means unknown in both F and A, so zeros are allowed. */
-static bool parse_ratio(const char *s)
+static bool parse_ratio(const char *s, unsigned *n_out, unsigned *d_out)
 {
     const char *colon = strchr(s, ':');
     if (!colon) return false;
@@ -173,7 +173,10 @@ static bool parse_ratio(const char *s)
     memcpy(num, s, len);
     num[len] = '\0';
     unsigned n, d;
-    return parse_uint(num, &n) && parse_uint(colon + 1, &d);
+    if (!parse_uint(num, &n) || !parse_uint(colon + 1, &d)) return false;
+    *n_out = n;
+    *d_out = d;
+    return true;
 }
 
 static int parse_chroma(VideoInput *vi, const char *c, bool *alpha)
@@ -263,14 +266,20 @@ static int parse_header(VideoInput *vi, char *tags)
             break;
         }
         case 'F':
-        case 'A':
-            if (!parse_ratio(val)) {
+        case 'A': {
+            unsigned n, d;
+            if (!parse_ratio(val, &n, &d)) {
                 video_input_error(vi, "y4m header: bad %s tag \"%s\" (want %c<n>:<d>)",
                                   tag[0] == 'F' ? "frame rate" : "aspect ratio", tag,
                                   tag[0]);
                 return -EINVAL;
             }
+            if (tag[0] == 'F' && n && d) {
+                vi->info.fps_num = n;
+                vi->info.fps_den = d;
+            }
             break;
+        }
         case 'I':
             if (!strcmp(val, "p") || !strcmp(val, "?")) break;
             if (!strcmp(val, "t") || !strcmp(val, "b") || !strcmp(val, "m")) {

@@ -1,0 +1,516 @@
+/*
+ * The reader of everything FFmpeg's libraries read: containers (mp4, mkv,
+ * mov, webm, ivf, ...) and codecs (H.264, HEVC, AV1, VP9, ProRes, FFV1,
+ * ...), and y4m or raw YUV when they must be scaled. The first video stream
+ * is decoded on the decoder's own threads (the CLI's reader thread runs it
+ * ahead of the computation).
+ *
+ * Samples are not changed on the way: planar YUV of 8 to 16 bits (4:2:0,
+ * 4:2:2, 4:4:4, gray) is copied as decoded. Other pixel formats are refused,
+ * naming the format, unless conversion is asked for; then, and for scaling,
+ * a libavfilter graph does it with FFmpeg's bicubic scaler (`scale=W:H:
+ * flags=bicubic`, what `ffmpeg -vf` runs), so that the pictures equal what
+ * the ffmpeg tool makes of the same file.
+ *
+ * A stream that cannot be read or decoded (damaged, truncated) is an error
+ * naming the file and the frame; decoders are asked to report damage rather
+ * than conceal it.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "video_input.h"
+
+#if EXACTVMAF_HAVE_FFMPEG
+
+#include <libavcodec/avcodec.h>
+#include <libavfilter/buffersink.h>
+#include <libavfilter/buffersrc.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libavutil/opt.h>
+#include <libavutil/pixdesc.h>
+
+typedef struct AvInput {
+    AVFormatContext *fmt;
+    AVCodecContext *dec;
+    int stream;
+    AVPacket *pkt;
+    AVFrame *frame, *out;
+    AVFilterGraph *graph;       /* scaling or conversion; NULL: frames as decoded */
+    AVFilterContext *src, *sink;
+    bool demux_done, dec_done, graph_done;
+    int64_t expected;           /* frames the container says it holds; 0: unknown */
+    enum AVPixelFormat pix_fmt; /* of the pictures */
+    AVRational time_base;
+} AvInput;
+
+/* Planar YUV the pictures take as they are: the format, its layout, its depth. */
+static int planar_yuv(enum AVPixelFormat f, enum VmafPixelFormat *layout, unsigned *bpc)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f);
+    if (!d || (d->flags & (AV_PIX_FMT_FLAG_BE | AV_PIX_FMT_FLAG_RGB | AV_PIX_FMT_FLAG_PAL |
+                           AV_PIX_FMT_FLAG_BITSTREAM | AV_PIX_FMT_FLAG_HWACCEL |
+                           AV_PIX_FMT_FLAG_ALPHA | AV_PIX_FMT_FLAG_FLOAT | AV_PIX_FMT_FLAG_BAYER)))
+        return 0;
+    if (!(d->flags & AV_PIX_FMT_FLAG_PLANAR) && d->nb_components > 1) return 0;
+    const unsigned depth = d->comp[0].depth;
+    if (depth < 8 || depth > 16) return 0;
+    /* One sample per component, each in its own plane, packed to 1 or 2 bytes. */
+    for (int c = 0; c < d->nb_components; c++)
+        if (d->comp[c].plane != c || d->comp[c].shift || d->comp[c].offset ||
+            (unsigned)d->comp[c].depth != depth || d->comp[c].step != (depth > 8 ? 2 : 1))
+            return 0;
+    if (d->nb_components == 1) {
+        *layout = VMAF_PIX_FMT_YUV400P;
+    } else if (d->nb_components == 3 && d->log2_chroma_w == 1 && d->log2_chroma_h == 1) {
+        *layout = VMAF_PIX_FMT_YUV420P;
+    } else if (d->nb_components == 3 && d->log2_chroma_w == 1 && d->log2_chroma_h == 0) {
+        *layout = VMAF_PIX_FMT_YUV422P;
+    } else if (d->nb_components == 3 && d->log2_chroma_w == 0 && d->log2_chroma_h == 0) {
+        *layout = VMAF_PIX_FMT_YUV444P;
+    } else {
+        return 0;
+    }
+    *bpc = depth;
+    return 1;
+}
+
+/* The planar YUV format a conversion makes of f: its chroma layout (4:4:4
+ * for RGB and layouts the pictures lack), its depth (8, 10, 12 or 16). */
+static enum AVPixelFormat convert_target(enum AVPixelFormat f)
+{
+    const AVPixFmtDescriptor *d = av_pix_fmt_desc_get(f);
+    const int depth = d ? d->comp[0].depth : 8;
+    const int gray = d && d->nb_components <= 2 && !(d->flags & AV_PIX_FMT_FLAG_RGB);
+    const int cw = d && !(d->flags & AV_PIX_FMT_FLAG_RGB) ? d->log2_chroma_w : 0;
+    const int ch = d && !(d->flags & AV_PIX_FMT_FLAG_RGB) ? d->log2_chroma_h : 0;
+    const int layout = gray ? 0 : cw == 1 && ch == 1 ? 420 : cw == 1 && ch == 0 ? 422 : 444;
+    static const struct { int layout, depth; enum AVPixelFormat f; } table[] = {
+        { 0, 8, AV_PIX_FMT_GRAY8 }, { 0, 10, AV_PIX_FMT_GRAY10LE },
+        { 0, 12, AV_PIX_FMT_GRAY12LE }, { 0, 16, AV_PIX_FMT_GRAY16LE },
+        { 420, 8, AV_PIX_FMT_YUV420P }, { 420, 10, AV_PIX_FMT_YUV420P10LE },
+        { 420, 12, AV_PIX_FMT_YUV420P12LE }, { 420, 16, AV_PIX_FMT_YUV420P16LE },
+        { 422, 8, AV_PIX_FMT_YUV422P }, { 422, 10, AV_PIX_FMT_YUV422P10LE },
+        { 422, 12, AV_PIX_FMT_YUV422P12LE }, { 422, 16, AV_PIX_FMT_YUV422P16LE },
+        { 444, 8, AV_PIX_FMT_YUV444P }, { 444, 10, AV_PIX_FMT_YUV444P10LE },
+        { 444, 12, AV_PIX_FMT_YUV444P12LE }, { 444, 16, AV_PIX_FMT_YUV444P16LE },
+    };
+    const int want = depth <= 8 ? 8 : depth <= 10 ? 10 : depth <= 12 ? 12 : 16;
+    for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+        if (table[i].layout == layout && table[i].depth == want) return table[i].f;
+    return AV_PIX_FMT_YUV444P;
+}
+
+static const char *av_err(int err, char *buf, size_t len)
+{
+    av_strerror(err, buf, len);
+    return buf;
+}
+
+static void av_close(VideoInput *vi)
+{
+    AvInput *a = vi->priv;
+    if (!a) return;
+    avfilter_graph_free(&a->graph);
+    av_frame_free(&a->frame);
+    av_frame_free(&a->out);
+    av_packet_free(&a->pkt);
+    avcodec_free_context(&a->dec);
+    avformat_close_input(&a->fmt);
+    free(a);
+    vi->priv = NULL;
+}
+
+/* A graph `args` from the decoder's frames to pictures of a->pix_fmt. */
+static int make_graph(VideoInput *vi, AvInput *a, const char *chain)
+{
+    char buf[512], e[128];
+    const AVCodecContext *d = a->dec;
+    const AVRational sar = d->sample_aspect_ratio.num ? d->sample_aspect_ratio :
+                           (AVRational){ 1, 1 };
+    snprintf(buf, sizeof(buf), "video_size=%dx%d:pix_fmt=%d:time_base=%d/%d:pixel_aspect=%d/%d",
+             d->width, d->height, d->pix_fmt, a->time_base.num, a->time_base.den, sar.num,
+             sar.den);
+    AVFilterInOut *in = avfilter_inout_alloc(), *out = avfilter_inout_alloc();
+    a->graph = avfilter_graph_alloc();
+    /* libav's calls return >= 0 on success. */
+    int err = in && out && a->graph ? 0 : AVERROR(ENOMEM);
+    if (err >= 0)
+        err = avfilter_graph_create_filter(&a->src, avfilter_get_by_name("buffer"), "in", buf,
+                                           NULL, a->graph);
+    if (err >= 0)
+        err = avfilter_graph_create_filter(&a->sink, avfilter_get_by_name("buffersink"), "out",
+                                           NULL, NULL, a->graph);
+    const enum AVPixelFormat fmts[] = { a->pix_fmt, AV_PIX_FMT_NONE };
+    if (err >= 0)
+        err = av_opt_set_int_list(a->sink, "pix_fmts", fmts, AV_PIX_FMT_NONE,
+                                  AV_OPT_SEARCH_CHILDREN);
+    if (err >= 0) {
+        out->name = av_strdup("in");
+        out->filter_ctx = a->src;
+        in->name = av_strdup("out");
+        in->filter_ctx = a->sink;
+        err = avfilter_graph_parse_ptr(a->graph, chain, &in, &out, NULL);
+    }
+    if (err >= 0) err = avfilter_graph_config(a->graph, NULL);
+    if (err > 0) err = 0;
+    avfilter_inout_free(&in);
+    avfilter_inout_free(&out);
+    if (err)
+        video_input_error(vi, "cannot set up \"%s\": %s", chain, av_err(err, e, sizeof(e)));
+    return err ? -EINVAL : 0;
+}
+
+/* The demuxer and decoder for raw YUV: rawvideo with the given geometry. */
+static const char *raw_pix_fmt(const VideoDecodeOptions *o)
+{
+    static const char *const names[4][3] = {
+        { "yuv420p", "yuv420p10le", "yuv420p16le" }, { "yuv422p", "yuv422p10le", "yuv422p16le" },
+        { "yuv444p", "yuv444p10le", "yuv444p16le" }, { "gray", "gray10le", "gray16le" } };
+    const int l = o->raw_pix_fmt == VMAF_PIX_FMT_YUV422P ? 1 :
+                  o->raw_pix_fmt == VMAF_PIX_FMT_YUV444P ? 2 :
+                  o->raw_pix_fmt == VMAF_PIX_FMT_YUV400P ? 3 : 0;
+    switch (o->raw_bpc) {
+    case 8: return names[l][0];
+    case 10: return names[l][1];
+    case 16: return names[l][2];
+    case 12:
+        return l == 0 ? "yuv420p12le" : l == 1 ? "yuv422p12le" : l == 2 ? "yuv444p12le" : "gray12le";
+    default: return NULL;
+    }
+}
+
+static int av_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc);
+
+static const VideoInputFormat av_format = {
+    .name = "decoded",
+    .read = av_read,
+    .close = av_close,
+};
+
+int video_input_can_decode(void)
+{
+    return 1;
+}
+
+int video_input_open_decoded(VideoInput **out, const char *path, const VideoDecodeOptions *o)
+{
+    VideoInput *vi = NULL;
+    int err = video_input_create(&vi, path, &av_format);
+    if (err) return err;
+    AvInput *a = calloc(1, sizeof(*a));
+    char e[128];
+    if (!a) {
+        err = -ENOMEM;
+        goto fail;
+    }
+    vi->priv = a;
+    av_log_set_level(AV_LOG_QUIET);
+
+    AVDictionary *dopts = NULL;
+    const AVInputFormat *ifmt = NULL;
+    if (o->raw) {
+        const char *pf = raw_pix_fmt(o);
+        if (!pf) {
+            video_input_error(vi, "raw YUV of %u bits cannot be decoded for scaling", o->raw_bpc);
+            err = -EINVAL;
+            goto fail;
+        }
+        char size[32];
+        snprintf(size, sizeof(size), "%ux%u", o->raw_w, o->raw_h);
+        av_dict_set(&dopts, "video_size", size, 0);
+        av_dict_set(&dopts, "pixel_format", pf, 0);
+        ifmt = av_find_input_format("rawvideo");
+    }
+    err = avformat_open_input(&a->fmt, vi->is_stdin ? "pipe:0" : path, ifmt, &dopts);
+    av_dict_free(&dopts);
+    if (err < 0) {
+        video_input_error(vi, "cannot be read as a video: %s", av_err(err, e, sizeof(e)));
+        err = -EINVAL;
+        goto fail;
+    }
+    err = avformat_find_stream_info(a->fmt, NULL);
+    if (err < 0) {
+        video_input_error(vi, "cannot find its streams: %s", av_err(err, e, sizeof(e)));
+        err = -EINVAL;
+        goto fail;
+    }
+    const AVCodec *codec = NULL;
+    a->stream = av_find_best_stream(a->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+    if (a->stream < 0) {
+        video_input_error(vi, "%s", a->stream == AVERROR_DECODER_NOT_FOUND ?
+                          "has no video stream this build can decode" :
+                          "has no video stream (audio or data only?)");
+        err = -EINVAL;
+        goto fail;
+    }
+    AVStream *st = a->fmt->streams[a->stream];
+    a->time_base = st->time_base;
+    a->expected = st->nb_frames > 0 ? st->nb_frames : 0;
+    a->dec = avcodec_alloc_context3(codec);
+    if (!a->dec) {
+        err = -ENOMEM;
+        goto fail;
+    }
+    err = avcodec_parameters_to_context(a->dec, st->codecpar);
+    if (err >= 0) {
+        a->dec->thread_count = 0;       /* as many as the decoder likes */
+        /* Damage is an error, not something to conceal. */
+        a->dec->err_recognition |= AV_EF_EXPLODE | AV_EF_CRCCHECK | AV_EF_BITSTREAM;
+        a->dec->pkt_timebase = st->time_base;
+        err = avcodec_open2(a->dec, codec, NULL);
+    }
+    if (err < 0) {
+        video_input_error(vi, "cannot open its %s decoder: %s", codec->name,
+                          av_err(err, e, sizeof(e)));
+        err = -EINVAL;
+        goto fail;
+    }
+    a->pkt = av_packet_alloc();
+    a->frame = av_frame_alloc();
+    a->out = av_frame_alloc();
+    if (!a->pkt || !a->frame || !a->out) {
+        err = -ENOMEM;
+        goto fail;
+    }
+
+    VideoInfo *in = &vi->info;
+    const char *fmt_name = av_get_pix_fmt_name(a->dec->pix_fmt);
+    snprintf(in->format, sizeof(in->format), "%s %s", codec->name,
+             fmt_name ? fmt_name : "unknown");
+    const AVRational fps = st->avg_frame_rate.num ? st->avg_frame_rate : st->r_frame_rate;
+    if (fps.num > 0 && fps.den > 0) {
+        in->fps_num = (unsigned)fps.num;
+        in->fps_den = (unsigned)fps.den;
+    }
+    a->pix_fmt = a->dec->pix_fmt;
+    unsigned bpc;
+    enum VmafPixelFormat layout;
+    const bool as_is = planar_yuv(a->pix_fmt, &layout, &bpc);
+    if (!as_is && !o->convert) {
+        video_input_error(vi, "pixel format %s is not planar YUV: --convert converts it to %s "
+                          "(with FFmpeg's bicubic scaler)", fmt_name ? fmt_name : "unknown",
+                          av_get_pix_fmt_name(convert_target(a->pix_fmt)));
+        err = -EINVAL;
+        goto fail;
+    }
+    if (!as_is) {
+        a->pix_fmt = convert_target(a->pix_fmt);
+        planar_yuv(a->pix_fmt, &layout, &bpc);
+    }
+    unsigned w = (unsigned)a->dec->width, h = (unsigned)a->dec->height;
+    const bool scale = o->scale_w && (o->scale_w != w || o->scale_h != h);
+    if (scale || !as_is) {
+        char chain[128];
+        if (scale)
+            snprintf(chain, sizeof(chain), "scale=%u:%u:flags=bicubic", o->scale_w, o->scale_h);
+        else
+            snprintf(chain, sizeof(chain), "scale=flags=bicubic");
+        err = make_graph(vi, a, chain);
+        if (err) goto fail;
+        if (scale) {
+            w = o->scale_w;
+            h = o->scale_h;
+        }
+    }
+    in->w = w;
+    in->h = h;
+    in->pix_fmt = layout;
+    in->bpc = bpc;
+    err = video_input_finish_open(vi);
+    if (err) goto fail;
+    *out = vi;
+    return 0;
+fail:
+    video_input_close(&vi);
+    return err;
+}
+
+/* The next frame as decoded (and filtered): 1, 0 at the end, <0 error (printed). */
+static int next_frame(VideoInput *vi, AvInput *a, AVFrame **got)
+{
+    char e[128];
+    for (;;) {
+        if (a->graph) {
+            int r = av_buffersink_get_frame(a->sink, a->out);
+            if (r >= 0) {
+                *got = a->out;
+                return 1;
+            }
+            if (r == AVERROR_EOF) return 0;
+            if (r != AVERROR(EAGAIN)) {
+                video_input_error(vi, "frame %u cannot be scaled: %s", vi->frame_index,
+                                  av_err(r, e, sizeof(e)));
+                return -EINVAL;
+            }
+            if (a->graph_done) return 0;
+        }
+        if (!a->dec_done) {
+            int r = avcodec_receive_frame(a->dec, a->frame);
+            if (r >= 0) {
+                if (!a->graph) {
+                    *got = a->frame;
+                    return 1;
+                }
+                r = av_buffersrc_add_frame_flags(a->src, a->frame, 0);
+                av_frame_unref(a->frame);
+                if (r < 0) {
+                    video_input_error(vi, "frame %u cannot be scaled: %s", vi->frame_index,
+                                      av_err(r, e, sizeof(e)));
+                    return -EINVAL;
+                }
+                continue;
+            }
+            if (r == AVERROR_EOF) {
+                a->dec_done = true;
+                if (!a->graph) return 0;
+                a->graph_done = true;
+                r = av_buffersrc_add_frame_flags(a->src, NULL, 0);
+                if (r < 0) {
+                    video_input_error(vi, "cannot end the scaler's stream: %s",
+                                      av_err(r, e, sizeof(e)));
+                    return -EINVAL;
+                }
+                continue;
+            }
+            if (r != AVERROR(EAGAIN)) {
+                video_input_error(vi, "frame %u cannot be decoded: %s (the stream is damaged)",
+                                  vi->frame_index, av_err(r, e, sizeof(e)));
+                return -EINVAL;
+            }
+        } else if (!a->graph) {
+            return 0;
+        }
+        /* The decoder wants input. */
+        if (a->demux_done) {
+            /* Drained already: nothing more will come. */
+            if (a->dec_done) continue;
+            return 0;
+        }
+        int r = av_read_frame(a->fmt, a->pkt);
+        if (r == AVERROR_EOF) {
+            a->demux_done = true;
+            r = avcodec_send_packet(a->dec, NULL);
+            if (r < 0 && r != AVERROR_EOF) {
+                video_input_error(vi, "frame %u cannot be decoded: %s", vi->frame_index,
+                                  av_err(r, e, sizeof(e)));
+                return -EINVAL;
+            }
+            continue;
+        }
+        if (r < 0) {
+            video_input_error(vi, "read error at frame %u: %s (damaged or truncated)",
+                              vi->frame_index, av_err(r, e, sizeof(e)));
+            return -EINVAL;
+        }
+        if (a->pkt->stream_index == a->stream) {
+            r = avcodec_send_packet(a->dec, a->pkt);
+            if (r < 0 && r != AVERROR(EAGAIN)) {
+                av_packet_unref(a->pkt);
+                video_input_error(vi, "frame %u cannot be decoded: %s (the stream is damaged)",
+                                  vi->frame_index, av_err(r, e, sizeof(e)));
+                return -EINVAL;
+            }
+        }
+        av_packet_unref(a->pkt);
+    }
+}
+
+static unsigned max_sample(const uint16_t *s, unsigned n)
+{
+    unsigned m = 0;
+    for (unsigned i = 0; i < n; i++)
+        m = s[i] > m ? s[i] : m;
+    return m;
+}
+
+static int av_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
+{
+    AvInput *a = vi->priv;
+    const VideoInfo *in = &vi->info;
+    AVFrame *f = NULL;
+    int ret = next_frame(vi, a, &f);
+    if (ret < 0) return ret;
+    if (!ret) {
+        if (a->expected && vi->frame_index < a->expected) {
+            video_input_error(vi, "the stream ends after %u of its %lld frames (truncated?)",
+                              vi->frame_index, (long long)a->expected);
+            return -EINVAL;
+        }
+        return 0;
+    }
+    if ((unsigned)f->width != in->w || (unsigned)f->height != in->h || f->format != a->pix_fmt) {
+        video_input_error(vi, "frame %u is %dx%d %s, the stream started %ux%u %s", vi->frame_index,
+                          f->width, f->height, av_get_pix_fmt_name(f->format), in->w, in->h,
+                          av_get_pix_fmt_name(a->pix_fmt));
+        av_frame_unref(f);
+        return -EINVAL;
+    }
+    int err = vi->alloc ? vi->alloc(vi->alloc_arg, pic, in->pix_fmt, out_bpc, in->w, in->h)
+                        : vmaf_picture_alloc(pic, in->pix_fmt, out_bpc, in->w, in->h);
+    if (err) {
+        video_input_error(vi, "cannot allocate a %ux%u picture: %s", in->w, in->h,
+                          strerror(-err));
+        av_frame_unref(f);
+        return err;
+    }
+    const unsigned planes = in->pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+    const unsigned shift = out_bpc - in->bpc;
+    unsigned top = 0;
+    for (unsigned p = 0; p < planes; p++) {
+        if (!(vi->planes & (1u << p))) continue;
+        /* The picture's chroma rounds down, the decoder's up: the last
+         * column and row of an odd size are dropped (docs/decisions/0001). */
+        for (unsigned y = 0; y < pic->h[p]; y++) {
+            const uint8_t *src = f->data[p] + (ptrdiff_t)y * f->linesize[p];
+            uint8_t *dst = (uint8_t *)pic->data[p] + (ptrdiff_t)y * pic->stride[p];
+            if (in->bpc == 8 && out_bpc == 8) {
+                memcpy(dst, src, pic->w[p]);
+            } else if (in->bpc == 8) {
+                for (unsigned x = 0; x < pic->w[p]; x++)
+                    ((uint16_t *)dst)[x] = (uint16_t)(src[x] << shift);
+            } else {
+                const uint16_t *s = (const uint16_t *)src;
+                const unsigned m = max_sample(s, pic->w[p]);
+                if (m > top) top = m;
+                for (unsigned x = 0; x < pic->w[p]; x++)
+                    ((uint16_t *)dst)[x] = (uint16_t)(s[x] << shift);
+            }
+        }
+    }
+    const int64_t pts = f->best_effort_timestamp;
+    av_frame_unref(f);
+    if (in->bpc > 8 && in->bpc < 16 && top >> in->bpc) {
+        video_input_error(vi, "frame %u holds the sample value %u, above the %u-bit maximum %u",
+                          vi->frame_index, top, in->bpc, (1u << in->bpc) - 1);
+        vmaf_picture_unref(pic);
+        return -EINVAL;
+    }
+    video_input_add_timestamp(vi, pts == AV_NOPTS_VALUE ? -1.0 :
+                              (double)pts * a->time_base.num / a->time_base.den);
+    return 1;
+}
+
+#else
+
+int video_input_can_decode(void)
+{
+    return 0;
+}
+
+int video_input_open_decoded(VideoInput **out, const char *path, const VideoDecodeOptions *o)
+{
+    (void)o;
+    *out = NULL;
+    fprintf(stderr, "exactvmaf: %s: this exactvmaf was built without FFmpeg's libraries "
+            "(libavformat, libavcodec, libavfilter): it reads y4m and raw YUV only, unscaled\n",
+            path);
+    return -ENOTSUP;
+}
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * The CLI's reports: an HTML page to read (--report) and the models'
+ * per-frame curve as an SVG file (--plot). Both are self-contained (inline
+ * SVG and CSS, no script, no network) and written whole or not at all.
+ * Every value comes from the library's public API, so the page shows what
+ * the output files hold.
+ */
+#ifndef EXACTVMAF_TOOLS_REPORT_H
+#define EXACTVMAF_TOOLS_REPORT_H
+
+#include "libvmaf/libvmaf.h"
+
+typedef struct CliReport {
+    const char *ref_path, *dist_path;
+    const char *ref_desc, *dist_desc;   /**< "1920x1080 4:2:0 8-bit, h264 yuv420p, 25 fps" */
+    unsigned n_frames;                  /**< frames 0 .. n_frames-1 were scored */
+    const double *seconds;              /**< presentation time per frame, or NULL */
+    const char *const *models;          /**< the models' output names ("vmaf") */
+    unsigned n_models;
+    const char *command;                /**< the command line */
+    const char *incomplete;             /**< why the run stopped early, or NULL */
+} CliReport;
+
+/** Write the HTML report at path. Errors are printed. @return 0 or negative errno. */
+int cli_write_report(VmafContext *vmaf, const char *path, const CliReport *r);
+
+/** Write the models' per-frame scores as an SVG chart at path. @return 0 or negative errno. */
+int cli_write_plot(VmafContext *vmaf, const char *path, const CliReport *r);
+
+#endif
