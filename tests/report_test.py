@@ -1,0 +1,153 @@
+#!/usr/bin/env python3
+"""The HTML report (--report) and the SVG plot (--plot) against the JSON output.
+
+One run writes all three. Every plotted curve of the report (every model and
+feature) must carry exactly the JSON's per-frame values (data-values, bit for
+bit) at the JSON's frames, and each point must sit where the chart's axes put
+that value; the pooled table must print the JSON's pooled values; the worst
+frames must be the lowest-scoring ones. The page must open in headless
+Chromium with no console message, and a screenshot is kept (--artifacts).
+The plot must be well-formed SVG with the models' curves. Skipped (77)
+without chromium (Debian: apt-get install chromium).
+
+usage: report_test.py --exe build/tools/exactvmaf [--artifacts DIR]
+"""
+import argparse, json, math, os, re, shutil, struct, subprocess, sys, tempfile
+import xml.etree.ElementTree as ET
+
+results = []
+
+
+def record(name, ok, why=''):
+    results.append(ok)
+    print('%-58s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + why), flush=True)
+
+
+def y4m(path, w, h, n, seed):
+    """A moving texture, with noise in the distorted one (seed 1)."""
+    out = bytearray(b'YUV4MPEG2 W%d H%d F25:1 Ip C420jpeg\n' % (w, h))
+    s = 12345 + seed
+    for k in range(n):
+        out += b'FRAME\n'
+        for j in range(h):
+            for i in range(w):
+                v = int(128 + 60 * math.sin((i + 2 * k) / 5.0) * math.cos((j - k) / 7.0))
+                if seed:
+                    s = (s * 1103515245 + 12345) & 0x7fffffff
+                    v += (s >> 16) % 9 - 4
+                out.append(max(0, min(255, v)))
+        out += bytes([128]) * (2 * (w // 2) * (h // 2))
+    open(path, 'wb').write(out)
+
+
+def bits(x):
+    return struct.pack('<d', x)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--exe', required=True)
+    ap.add_argument('--artifacts', help='folder to keep the screenshot in')
+    a = ap.parse_args()
+    chromium = shutil.which('chromium') or shutil.which('chromium-browser')
+    if not chromium:
+        print('SKIP: chromium is not installed (Debian: apt-get install chromium)')
+        return 77
+    with tempfile.TemporaryDirectory() as tmp:
+        ref, dis = os.path.join(tmp, 'ref.y4m'), os.path.join(tmp, 'dis.y4m')
+        y4m(ref, 96, 64, 14, 0)
+        y4m(dis, 96, 64, 14, 1)
+        html, svg, js = (os.path.join(tmp, n) for n in ('r.html', 'p.svg', 'r.json'))
+        r = subprocess.run([a.exe, '-r', ref, '-d', dis, '--model', 'version=vmaf_v0.6.1',
+                            '--model', 'version=vmaf_float_v0.6.1:name=vmaf_float',
+                            '--feature', 'psnr', '--precision', 'max', '--json', '-o', js,
+                            '--report', html, '--plot', svg, '-q'],
+                           capture_output=True, text=True)
+        if r.returncode:
+            record('run', False, r.stderr[-300:])
+            return 1
+        doc = json.load(open(js))
+        frames = {f['frameNum']: f['metrics'] for f in doc['frames']}
+        page = open(html).read()
+
+        # Every curve: the JSON's values at the JSON's frames, placed on the axes.
+        charts = re.findall(r'<svg [^>]*data-ymin="([^"]+)" data-ymax="([^"]+)" data-left="([^"]+)" '
+                            r'data-top="([^"]+)" data-width="([^"]+)" data-height="([^"]+)">(.*?)</svg>',
+                            page, re.S)
+        seen = set()
+        bad = []
+        for ymin, ymax, left, top, width, height, body in charts:
+            ymin, ymax, left, top, width, height = map(float, (ymin, ymax, left, top, width, height))
+            for name, vals, fr, pts in re.findall(
+                    r'<g class="series" data-name="([^"]+)"[^>]*><polyline fill="none" '
+                    r'data-values="([^"]*)" data-frames="([^"]*)" points="([^"]*)"/>', body):
+                seen.add(name)
+                vals = [float(v) for v in vals.split()]
+                fr = [int(v) for v in fr.split()]
+                pts = [tuple(map(float, p.split(','))) for p in pts.split()]
+                want = [(n, frames[n][name]) for n in sorted(frames) if name in frames[n]]
+                if [n for n, _ in want] != fr or len(pts) != len(fr):
+                    bad.append('%s: frames %s, JSON %s' % (name, fr, [n for n, _ in want]))
+                    continue
+                if any(bits(v) != bits(w) for v, (_, w) in zip(vals, want)):
+                    bad.append('%s: values differ from the JSON' % name)
+                n = len(frames)
+                for (x, y), f, v in zip(pts, fr, vals):
+                    ex = left + (f * width / (n - 1) if n > 1 else width / 2)
+                    ey = top + (ymax - v) / (ymax - ymin) * height
+                    if abs(x - ex) > 0.006 or abs(y - ey) > 0.006:
+                        bad.append('%s frame %d at (%g, %g), expected (%g, %g)' % (name, f, x, y, ex, ey))
+                        break
+        outputs = {k for m in frames.values() for k in m}
+        missing = outputs - seen - {k for k in outputs if all(m.get(k) is None for m in frames.values())}
+        record('every curve is the JSON\'s values, placed on its axes', not bad and not missing,
+               '; '.join(bad[:5]) + (' missing curves %s' % sorted(missing) if missing else ''))
+
+        # Pooled table: the JSON's pooled values as printed.
+        bad = []
+        for name, pooled in doc['pooled_metrics'].items():
+            m = re.search(r'<t[hd]>%s</t[hd]>((?:<td class="n">[^<]*</td>){4})' % re.escape(name), page)
+            if not m:
+                bad.append('%s not in the table' % name)
+                continue
+            cells = re.findall(r'<td class="n">([^<]*)</td>', m.group(1))
+            for cell, key in zip(cells, ('mean', 'min', 'max', 'harmonic_mean')):
+                if cell != '%.6f' % pooled[key]:
+                    bad.append('%s %s: %s vs %.6f' % (name, key, cell, pooled[key]))
+        record('pooled table prints the JSON\'s pooled values', not bad, '; '.join(bad[:5]))
+
+        # Worst frames of the first model.
+        m = re.search(r'<section id="worst">.*?</section>', page, re.S)
+        listed = [int(x) for x in re.findall(r'<tr><td class="n">(\d+)</td>', m.group(0))] if m else []
+        lowest = sorted(frames, key=lambda n: (frames[n]['vmaf'], n))[:len(listed)]
+        record('worst frames are the lowest VMAF frames', listed and listed == lowest,
+               'listed %s, lowest %s' % (listed, lowest))
+
+        # The plot: well-formed SVG with the two models.
+        try:
+            root = ET.parse(svg).getroot()
+            names = [g.get('data-name') for g in root.iter('{http://www.w3.org/2000/svg}g')]
+            record('plot: SVG with both models\' curves', names == ['vmaf', 'vmaf_float'], str(names))
+        except ET.ParseError as e:
+            record('plot: SVG with both models\' curves', False, str(e))
+
+        # Headless Chromium: no console message; a screenshot kept.
+        shot = os.path.join(a.artifacts or tmp, 'report.png')
+        if a.artifacts:
+            os.makedirs(a.artifacts, exist_ok=True)
+        r = subprocess.run([chromium, '--headless', '--no-sandbox', '--disable-gpu',
+                            '--enable-logging=stderr', '--v=0', '--hide-scrollbars',
+                            '--window-size=1200,2000', '--screenshot=' + shot,
+                            'file://' + html], capture_output=True, text=True, timeout=120)
+        console = [l for l in r.stderr.splitlines() if 'CONSOLE' in l or 'Uncaught' in l]
+        png = open(shot, 'rb').read() if os.path.exists(shot) else b''
+        record('Chromium opens the report without console messages',
+               r.returncode == 0 and not console, '; '.join(console[:3]) or r.stderr[-300:])
+        record('screenshot taken (%s)' % shot, png[:8] == b'\x89PNG\r\n\x1a\n' and len(png) > 20000,
+               '%d bytes' % len(png))
+    print('%d passed, %d failed' % (results.count(True), results.count(False)))
+    return 0 if all(results) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
