@@ -858,7 +858,8 @@ VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfigur
                                        cfg.pic_params.w, cfg.pic_params.h);
     if (err) return err;
     pin_pool(vmaf);
-    /* Fill the pool up front, so the first frames fault no pages either. */
+    /* Fill the pool up front: its buffers exist (and are page-locked for a
+     * GPU) before the first frame. Their pages come as the frames fill them. */
     VmafPicture *pics = calloc(cfg.pic_cnt, sizeof(*pics));
     if (!pics) return -ENOMEM;
     for (unsigned i = 0; i < cfg.pic_cnt && !err; i++)

@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "export.h"
 #include "log.h"
@@ -41,6 +42,34 @@ struct VmafRef {
     void *buf;
     VmafPicturePool *pool;      /* NULL: buf is freed with the last reference */
 };
+
+/*
+ * Pool buffers are mapped rather than allocated: fresh anonymous pages read
+ * as zero without being written, so a buffer costs nothing until it is
+ * filled (a reader asked to stop halfway through a giant frame does not
+ * first wait for gigabytes to be cleared), and goes back to the system whole.
+ */
+static void *pool_buf_new(size_t size)
+{
+#if defined(MAP_ANONYMOUS)
+    void *buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return buf == MAP_FAILED ? NULL : buf;
+#else
+    void *buf = aligned_alloc(POOL_ALIGN, size);
+    if (buf) memset(buf, 0, size);
+    return buf;
+#endif
+}
+
+static void pool_buf_free(void *buf, size_t size)
+{
+#if defined(MAP_ANONYMOUS)
+    munmap(buf, size);
+#else
+    (void)size;
+    free(buf);
+#endif
+}
 
 /* A header claiming 2e9 x 2e9 is refused here rather than attempted. */
 #define VMAF_PICTURE_MAX_DIM 32768u
@@ -126,7 +155,7 @@ static void pool_release(VmafPicturePool *pool)
     if (atomic_fetch_sub(&pool->refs, 1) != 1) return;
     for (unsigned i = 0; i < pool->n_free; i++) {
         pool_forget(pool, pool->free_buf[i]);
-        free(pool->free_buf[i]);
+        pool_buf_free(pool->free_buf[i], pool->size);
     }
     free(pool->free_buf);
     free(pool->all);
@@ -191,16 +220,15 @@ int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic)
         /* A new buffer is zeroed like vmaf_picture_alloc's; a reused one
          * holds the previous frame's samples, which the caller overwrites. */
         (void)size;
-        buf = aligned_alloc(POOL_ALIGN, pool->size);
+        buf = pool_buf_new(pool->size);
         if (!buf) return -ENOMEM;
-        memset(buf, 0, pool->size);
         pthread_mutex_lock(&pool->lock);
         if (pool->n_all == pool->cap_all) {
             const unsigned cap = pool->cap_all ? 2 * pool->cap_all : 16;
             void **n = realloc(pool->all, cap * sizeof(*n));
             if (!n) {
                 pthread_mutex_unlock(&pool->lock);
-                free(buf);
+                pool_buf_free(buf, pool->size);
                 return -ENOMEM;
             }
             pool->all = n;
@@ -219,7 +247,7 @@ int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic)
         pthread_mutex_lock(&pool->lock);
         pool_forget(pool, buf);
         pthread_mutex_unlock(&pool->lock);
-        free(buf);
+        pool_buf_free(buf, pool->size);
         return err;
     }
     atomic_fetch_add(&pool->refs, 1);
@@ -269,7 +297,7 @@ VMAF_EXPORT int vmaf_picture_unref(VmafPicture *pic)
                 pool_forget(pool, ref->buf);
             }
             pthread_mutex_unlock(&pool->lock);
-            if (!kept) free(ref->buf);
+            if (!kept) pool_buf_free(ref->buf, pool->size);
             pool_release(pool);
         } else {
             free(ref->buf);
