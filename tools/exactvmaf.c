@@ -709,10 +709,16 @@ static int reader_next(Reader *r, Frame *f)
     return ret;
 }
 
-/* Stop the thread (ending a read it is blocked in) and drop what it read. */
-static void reader_stop(Reader *r)
+/*
+ * Stop the thread (ending a read it is blocked in) and drop what it read.
+ * `cancel` also cuts short a frame it is reading, leaving the input good only
+ * for closing; without it a frame under way is read to its end, so that the
+ * input stays at a frame boundary (to count what is left).
+ */
+static void reader_stop(Reader *r, bool cancel)
 {
     if (!r->started) return;
+    if (cancel) video_input_cancel(r->vi);
     pthread_mutex_lock(&r->lock);
     r->stop = true;
     pthread_cond_broadcast(&r->cond);
@@ -741,7 +747,7 @@ static void reader_stop(Reader *r)
 static void report_early_end(VideoInput *ended, Reader *other, unsigned index,
                              bool ended_is_ref, const CliSettings *c)
 {
-    reader_stop(other);
+    reader_stop(other, false);
     /* `other` has `produced` frames read (index + 1 of them used so far). */
     uint64_t rest = 0, n_other = other->produced;
     bool damaged, exact = !video_input_scan(other->vi, &rest, &damaged);
@@ -1037,8 +1043,8 @@ static int run(CliSettings *c, char *const argv[])
     exit_code = CLI_EXIT_INPUT;
     const int read_err = read_frames(vmaf, &readers[0], &readers[1], c, &progress, &n_frames,
                                      &interrupted, &exit_code);
-    reader_stop(&readers[0]);
-    reader_stop(&readers[1]);
+    reader_stop(&readers[0], true);
+    reader_stop(&readers[1], true);
     if (read_err) {
         /* The frames before a damaged one are scored, marked incomplete;
          * there is no output file. */
@@ -1111,8 +1117,8 @@ static int run(CliSettings *c, char *const argv[])
     exit_code = sig ? CLI_EXIT_SIGNAL_BASE + sig : CLI_EXIT_OK;
 
 done:
-    reader_stop(&readers[0]);
-    reader_stop(&readers[1]);
+    reader_stop(&readers[0], true);
+    reader_stop(&readers[1], true);
     free_models(&models, c->n_model);
     if (vmaf) vmaf_close(vmaf);
     pthread_mutex_destroy(&pool.lock);

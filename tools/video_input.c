@@ -162,6 +162,15 @@ int video_input_finish_open(VideoInput *vi)
     return 0;
 }
 
+void video_input_cancel(VideoInput *vi)
+{
+    atomic_store(&vi->cancelled, true);
+}
+
+/* A plane of a large frame is read in pieces of this size, the cancel flag
+ * looked at between them. */
+#define READ_CHUNK ((size_t)16 << 20)
+
 size_t video_input_fread(VideoInput *vi, void *buf, size_t n)
 {
     if (vi->stage.active) {
@@ -171,7 +180,13 @@ size_t video_input_fread(VideoInput *vi, void *buf, size_t n)
         vi->stage.pos += got;
         return got;
     }
-    const size_t got = fread(buf, 1, n, vi->f);
+    size_t got = 0;
+    while (got < n && !atomic_load(&vi->cancelled)) {
+        const size_t want = n - got < READ_CHUNK ? n - got : READ_CHUNK;
+        const size_t r = fread((uint8_t *)buf + got, 1, want, vi->f);
+        got += r;
+        if (r < want) break;
+    }
     vi->consumed += got;
     return got;
 }
@@ -189,6 +204,7 @@ const char *video_input_path(const VideoInput *vi)
 /* Short read inside a frame: a read error, or a file that stops mid-frame. */
 static int short_read(VideoInput *vi, uint64_t frame_got)
 {
+    if (atomic_load(&vi->cancelled)) return -EINTR;    /* the caller stopped it: no message */
     if (ferror(vi->f)) {
         char what[32];
         snprintf(what, sizeof(what), "frame %u", vi->frame_index);
@@ -301,6 +317,7 @@ static int stage_frame(VideoInput *vi, uint64_t need)
     if (need > SIZE_MAX / 2) return short_read(vi, 0);
     size_t have = 0;
     while (have < need) {
+        if (atomic_load(&vi->cancelled)) return -EINTR;
         if (vi->stage.cap == have) {
             size_t cap = vi->stage.cap ? vi->stage.cap * 2 : (size_t)1 << 20;
             if (cap > need) cap = (size_t)need;

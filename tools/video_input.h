@@ -8,6 +8,7 @@
 #define EXACTVMAF_TOOLS_VIDEO_INPUT_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -84,6 +85,9 @@ struct VideoInput {
     /** When non-NULL and set, a read cut short by a signal returns -EINTR
      *  silently: the caller is stopping on purpose. */
     const volatile sig_atomic_t *interrupted;
+    /** Set (from another thread) by video_input_cancel(): reads stop between
+     *  chunks, so that a giant frame is not read to its end for nothing. */
+    atomic_bool cancelled;
     /** Pictures come from here; NULL: vmaf_picture_alloc(). */
     VideoPictureAlloc alloc;
     void *alloc_arg;
@@ -123,6 +127,13 @@ const char *video_input_path(const VideoInput *vi);
  * @return 1 frame read (the caller owns *pic), 0 end of stream, <0 error.
  */
 int video_input_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc);
+
+/**
+ * From another thread: make a video_input_read() under way (and every later
+ * one) end soon with -EINTR and no message. Once cancelled, the input is
+ * only good for closing.
+ */
+void video_input_cancel(VideoInput *vi);
 
 /**
  * The messages kept since the last call (defer_messages), malloc'd, or NULL
@@ -187,7 +198,8 @@ void video_input_add_timestamp(VideoInput *vi, double seconds);
 int video_input_create(VideoInput **vi, const char *path, const VideoInputFormat *fmt);
 /** Allocate the row buffer once info is known; checks the frame size. */
 int video_input_finish_open(VideoInput *vi);
-/** Read exactly n bytes; returns the count read (short at end of file or error). */
+/** Read exactly n bytes; returns the count read (short at end of file, on
+ *  an error, or once cancelled). */
 size_t video_input_fread(VideoInput *vi, void *buf, size_t n);
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
