@@ -18,17 +18,9 @@ usage: bench/gpu.py --build BUILD [--netflix PATH] [--shared DIR]
 """
 import argparse, datetime, json, os, re, subprocess, sys, tempfile, time
 
+from machine import cpu_name
+
 SIZES = {'2160p': (3840, 2160), '1080p': (1920, 1080), '576x324': (576, 324)}
-
-
-def cpu_name():
-    try:
-        for line in open('/proc/cpuinfo'):
-            if line.startswith('model name'):
-                return line.split(':', 1)[1].strip()
-    except OSError:
-        pass
-    return 'unknown CPU'
 
 
 def gpu_name():

@@ -8,19 +8,11 @@ usage: bench/run.py --exe build/tools/exactvmaf [--netflix PATH] [--frames N]
                     [--model vmaf_float_v0.6.1] [--sizes 1080p,2160p] [--threads 1,2]
                     [--record bench/results.md]
 """
-import argparse, datetime, os, platform, subprocess, sys, tempfile, time
+import argparse, datetime, os, subprocess, sys, tempfile, time
+
+from machine import cpu_name
 
 SIZES = {'1080p': (1920, 1080), '2160p': (3840, 2160), '576x324': (576, 324)}
-
-
-def cpu_name():
-    try:
-        for line in open('/proc/cpuinfo'):
-            if line.startswith('model name'):
-                return line.split(':', 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or 'unknown'
 
 
 def source_frame(shared):
