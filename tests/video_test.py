@@ -11,10 +11,13 @@ audio-only file, a pixel format that is not planar YUV (refused, then
 accepted with --convert), frame rates and lengths that differ: each a clear
 error naming the file, a non-zero exit and no output file.
 
-Skipped (77) when exactvmaf was built without FFmpeg's libraries or ffmpeg
-is not installed.
+With --decoder no (a build configured -Dffmpeg=disabled), the other side:
+y4m still scores, and a container or a scale option is refused with a clear
+error, a non-zero exit and no output file. --decoder yes fails where the
+executable says it has no decoder. Skipped (77) when ffmpeg is not
+installed and a decoder is expected.
 
-usage: video_test.py --exe build/tools/exactvmaf
+usage: video_test.py --exe build/tools/exactvmaf --decoder yes|no
 """
 import argparse, json, os, shutil, struct, subprocess, sys, tempfile
 
@@ -94,23 +97,55 @@ def expect_error(exe, tmp, name, args, needles):
     return r
 
 
+def y4m(w, h, frames, seed):
+    """An 8-bit 4:2:0 y4m of textured frames, made without ffmpeg."""
+    out = bytearray(b'YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C420jpeg\n' % (w, h))
+    x = seed
+    for _ in range(frames):
+        out += b'FRAME\n'
+        for _ in range(w * h * 3 // 2):
+            x = (x * 1103515245 + 12345) & 0x7fffffff
+            out.append((x >> 16) & 0xff)
+    return bytes(out)
+
+
+def without_decoder(exe):
+    """A build without FFmpeg's libraries: y4m works, the rest is refused."""
+    with tempfile.TemporaryDirectory() as tmp:
+        ref, dis = os.path.join(tmp, 'ref.y4m'), os.path.join(tmp, 'dis.y4m')
+        open(ref, 'wb').write(y4m(64, 48, 3, 1))
+        open(dis, 'wb').write(y4m(64, 48, 3, 2))
+        a, err = score(exe, tmp, 'y4m', '-r', ref, '-d', dis)
+        record('without FFmpeg: a y4m pair scores', a is not None and len(a['frames']) == 3,
+               err)
+        mp4 = os.path.join(tmp, 'dis.mp4')
+        open(mp4, 'wb').write(b'\0\0\0\x18ftypisom' + bytes(64))
+        expect_error(exe, tmp, 'without FFmpeg: an .mp4 is refused', ['-r', ref, '-d', mp4],
+                     ['dis.mp4', 'without FFmpeg'])
+        expect_error(exe, tmp, 'without FFmpeg: --scale-to-ref is refused',
+                     ['-r', ref, '-d', dis, '--scale-to-ref'], ['without FFmpeg'])
+    print('%d passed, %d failed' % (results.count(True), results.count(False)))
+    return 0 if all(results) else 1
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
+    ap.add_argument('--decoder', choices=('yes', 'no'), required=True,
+                    help='whether the build has FFmpeg\'s libraries')
     a = ap.parse_args()
+    if a.decoder == 'no':
+        return without_decoder(a.exe)
     if not shutil.which('ffmpeg'):
         print('SKIP: ffmpeg is not installed (Debian: apt-get install ffmpeg)')
         return 77
-    probe = run(a.exe, '--help')
     with tempfile.TemporaryDirectory() as tmp:
         ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=160x96:rate=25', '-frames:v', '1',
                '-c:v', 'ffv1', os.path.join(tmp, 'probe.mkv'))
         r = run(a.exe, '-r', os.path.join(tmp, 'probe.mkv'), '-d',
                 os.path.join(tmp, 'probe.mkv'), '-q')
-        if 'without FFmpeg' in r.stderr:
-            print('SKIP: this exactvmaf was built without FFmpeg\'s libraries')
-            return 77
-        del probe
+        record('the build decodes (it was configured with FFmpeg\'s libraries)',
+               'without FFmpeg' not in r.stderr, r.stderr.strip()[-300:])
 
         for bpc in (8, 10):
             pf = 'yuv420p' if bpc == 8 else 'yuv420p10le'
@@ -147,6 +182,21 @@ def main():
                 compare(a.exe, tmp, '--scale 256x144 (both) == ffmpeg scale',
                         ['-r', ref_mkv, '-d', dis_mp4, '--scale', '256x144'],
                         ['-r', ref_s, '-d', both])
+
+        # Other planar layouts and depths pass through untouched (lossless FFV1
+        # both sides, the distorted one blurred).
+        for pf in ('yuv422p12le', 'yuv444p16le'):
+            src = os.path.join(tmp, pf + '.y4m')
+            ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=160x96:rate=25', '-frames:v', '6',
+                   '-pix_fmt', pf, '-strict', '-1', src)
+            ref_mkv, dis_mkv = (os.path.join(tmp, pf + x + '.mkv') for x in ('r', 'd'))
+            ref_y4m, dis_y4m = (os.path.join(tmp, pf + x + '.y4m') for x in ('r', 'd'))
+            ffmpeg('-i', src, '-c:v', 'ffv1', '-pix_fmt', pf, ref_mkv)
+            ffmpeg('-i', src, '-vf', 'boxblur=2', '-c:v', 'ffv1', '-pix_fmt', pf, dis_mkv)
+            for mkv, y in ((ref_mkv, ref_y4m), (dis_mkv, dis_y4m)):
+                ffmpeg('-i', mkv, '-strict', '-1', '-f', 'yuv4mpegpipe', y)
+            compare(a.exe, tmp, 'FFV1 .mkv %s == its y4m' % pf,
+                    ['-r', ref_mkv, '-d', dis_mkv], ['-r', ref_y4m, '-d', dis_y4m])
 
         ref = os.path.join(tmp, 'ref8.mkv')
         src = os.path.join(tmp, 'src8.y4m')
