@@ -5,6 +5,8 @@
 #include "adm_pool.h"
 #include "feature/extractor.h"
 
+_Static_assert(ADM_NUM_SCALES == ADM_SCORE_SCALES, "AdmScores holds every scale");
+
 /* ADM_BORDER_FACTOR: the share of each band edge left out of the sums. */
 #define ADM_BORDER_FACTOR 0.1
 
@@ -129,30 +131,13 @@ void adm_conclude(const AdmScaleAccum acc[ADM_NUM_SCALES],
 
 int adm_emit(VmafFex *fex, const AdmScores *sc, bool debug, unsigned index)
 {
-    const struct { const char *name; double value; } out[] = {
-        { "VMAF_feature_adm2_score", sc->adm2 },
-        { "VMAF_feature_aim_score", sc->aim },
-        { "VMAF_feature_adm3_score", sc->adm3 },
-        { "VMAF_feature_adm_scale0_score", sc->scale[0] },
-        { "VMAF_feature_adm_scale1_score", sc->scale[1] },
-        { "VMAF_feature_adm_scale2_score", sc->scale[2] },
-        { "VMAF_feature_adm_scale3_score", sc->scale[3] },
-        { "adm", sc->adm2 },
-        { "adm_num", sc->num },
-        { "adm_den", sc->den },
-        { "adm_num_scale0", sc->num_scale[0] },
-        { "adm_den_scale0", sc->den_scale[0] },
-        { "adm_num_scale1", sc->num_scale[1] },
-        { "adm_den_scale1", sc->den_scale[1] },
-        { "adm_num_scale2", sc->num_scale[2] },
-        { "adm_den_scale2", sc->den_scale[2] },
-        { "adm_num_scale3", sc->num_scale[3] },
-        { "adm_den_scale3", sc->den_scale[3] },
+    static const char *const names[ADM_OUT_COUNT] = {
+        "VMAF_feature_adm2_score", "VMAF_feature_aim_score", "VMAF_feature_adm3_score",
+        "VMAF_feature_adm_scale0_score", "VMAF_feature_adm_scale1_score",
+        "VMAF_feature_adm_scale2_score", "VMAF_feature_adm_scale3_score",
+        "adm", "adm_num", "adm_den",
+        "adm_num_scale0", "adm_den_scale0", "adm_num_scale1", "adm_den_scale1",
+        "adm_num_scale2", "adm_den_scale2", "adm_num_scale3", "adm_den_scale3",
     };
-    const size_t n_out = debug ? sizeof(out) / sizeof(out[0]) : 7;
-    for (size_t k = 0; k < n_out; k++) {
-        const int err = vmaf_fex_emit(fex, out[k].name, out[k].value, index);
-        if (err < 0) return err;
-    }
-    return 0;
+    return adm_scores_emit(fex, names, sc, debug, index);
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "adm_csf.h"
+#include "feature/common/adm_scores.h"
 
 /** Half-open rectangle [l, r) x [t, b) in band coordinates. */
 typedef struct AdmRect {
@@ -51,14 +52,6 @@ typedef struct AdmPoolParams {
     bool skip_scale0;       /**< adm_skip_scale0 */
 } AdmPoolParams;
 
-/** Every value float_adm emits for one frame. */
-typedef struct AdmScores {
-    double adm2, aim, adm3;
-    double scale[ADM_NUM_SCALES];       /**< adm_scaleN = num_N / den_N */
-    double num, den;                    /**< after the frame floor */
-    double num_scale[ADM_NUM_SCALES];
-    double den_scale[ADM_NUM_SCALES];
-} AdmScores;
 
 /**
  * Conclude one frame: the per-band p-th roots plus noise floors, the scale
@@ -74,8 +67,6 @@ typedef struct AdmScores {
 void adm_conclude(const AdmScaleAccum acc[ADM_NUM_SCALES],
                   const AdmScaleGeom geom[ADM_NUM_SCALES],
                   const AdmPoolParams *p, int w, int h, AdmScores *out);
-
-typedef struct VmafFex VmafFex;
 
 /**
  * Emit one frame's scores in Netflix's order and names: the seven outputs,

@@ -14,6 +14,8 @@
 #include "feature/float_adm/adm_csf.h"
 #include "iadm_host.h"
 
+_Static_assert(IADM_NUM_SCALES == ADM_SCORE_SCALES, "AdmScores holds every scale");
+
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
@@ -365,7 +367,7 @@ static float num_scale(const int64_t acc[3], int scale, const IadmScaleGeom *g,
 
 void iadm_conclude(const IadmAccum acc[IADM_NUM_SCALES],
                    const IadmScaleGeom g[IADM_NUM_SCALES], const IadmParams *p,
-                   int w, int h, IadmScores *out)
+                   int w, int h, AdmScores *out)
 {
     const double numden_limit = 1e-10 * (w * h) / (1920.0 * 1080.0);
     double num = 0, den = 0, aim_num = 0;
@@ -412,33 +414,17 @@ void iadm_conclude(const IadmAccum acc[IADM_NUM_SCALES],
     out->den = den;
 }
 
-int iadm_emit(VmafFex *fex, const IadmScores *sc, bool debug, unsigned index)
+int iadm_emit(VmafFex *fex, const AdmScores *sc, bool debug, unsigned index)
 {
-    const struct { const char *name; double value; } out[] = {
-        { "VMAF_integer_feature_adm2_score", sc->adm2 },
-        { "VMAF_integer_feature_aim_score", sc->aim },
-        { "VMAF_integer_feature_adm3_score", sc->adm3 },
-        { "integer_adm_scale0", sc->scale[0] },
-        { "integer_adm_scale1", sc->scale[1] },
-        { "integer_adm_scale2", sc->scale[2] },
-        { "integer_adm_scale3", sc->scale[3] },
-        { "integer_adm", sc->adm2 },
-        { "integer_adm_num", sc->num },
-        { "integer_adm_den", sc->den },
-        { "integer_adm_num_scale0", sc->num_scale[0] },
-        { "integer_adm_den_scale0", sc->den_scale[0] },
-        { "integer_adm_num_scale1", sc->num_scale[1] },
-        { "integer_adm_den_scale1", sc->den_scale[1] },
-        { "integer_adm_num_scale2", sc->num_scale[2] },
-        { "integer_adm_den_scale2", sc->den_scale[2] },
-        { "integer_adm_num_scale3", sc->num_scale[3] },
-        { "integer_adm_den_scale3", sc->den_scale[3] },
+    static const char *const names[ADM_OUT_COUNT] = {
+        "VMAF_integer_feature_adm2_score", "VMAF_integer_feature_aim_score",
+        "VMAF_integer_feature_adm3_score",
+        "integer_adm_scale0", "integer_adm_scale1", "integer_adm_scale2", "integer_adm_scale3",
+        "integer_adm", "integer_adm_num", "integer_adm_den",
+        "integer_adm_num_scale0", "integer_adm_den_scale0",
+        "integer_adm_num_scale1", "integer_adm_den_scale1",
+        "integer_adm_num_scale2", "integer_adm_den_scale2",
+        "integer_adm_num_scale3", "integer_adm_den_scale3",
     };
-    const size_t n_out = debug ? sizeof(out) / sizeof(out[0]) : 7;
-    for (size_t k = 0; k < n_out; k++) {
-        const int err = vmaf_fex_emit(fex, out[k].name, out[k].value, index);
-        if (err < 0)
-            return err;
-    }
-    return 0;
+    return adm_scores_emit(fex, names, sc, debug, index);
 }

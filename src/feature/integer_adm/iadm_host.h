@@ -11,6 +11,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "feature/common/adm_scores.h"
+
 #define IADM_NUM_SCALES 4
 /* Smallest frame side the reference does not loop out of bounds on: its
  * index builder needs every scale's input to be at least 3 samples. */
@@ -81,14 +83,6 @@ typedef struct IadmAccum {
     int64_t aim[3];     /**< masked additive (AIM) cubes */
 } IadmAccum;
 
-/** The outputs of one frame. */
-typedef struct IadmScores {
-    double adm2, aim, adm3;
-    double scale[IADM_NUM_SCALES];
-    double num, den;
-    double num_scale[IADM_NUM_SCALES], den_scale[IADM_NUM_SCALES];
-} IadmScores;
-
 /**
  * Fill the geometry of the four scales of a w x h frame (w, h >=
  * IADM_MIN_SIZE). Returns 0, or -EINVAL when a shift would leave [0, 63]
@@ -115,9 +109,7 @@ void iadm_dwt_indices(int n, int *idx);
  */
 void iadm_conclude(const IadmAccum acc[IADM_NUM_SCALES],
                    const IadmScaleGeom g[IADM_NUM_SCALES], const IadmParams *p,
-                   int w, int h, IadmScores *out);
-
-struct VmafFex;
+                   int w, int h, AdmScores *out);
 
 /**
  * Emit frame `index`'s outputs in Netflix's order: adm2, aim, adm3 and the
@@ -125,6 +117,6 @@ struct VmafFex;
  * Shared by the CPU path and every twin. @return 0 or the first error of
  * vmaf_fex_emit().
  */
-int iadm_emit(struct VmafFex *fex, const IadmScores *sc, bool debug, unsigned index);
+int iadm_emit(VmafFex *fex, const AdmScores *sc, bool debug, unsigned index);
 
 #endif

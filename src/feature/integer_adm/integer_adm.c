@@ -226,7 +226,7 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
 {
     IadmState *s = fex->priv;
     IadmAccum acc[IADM_NUM_SCALES];
-    IadmScores sc;
+    AdmScores sc;
 
     iadm_cpu_frame(&s->cpu, &s->params, ref, dist, acc);
     iadm_conclude(acc, s->cpu.geom, &s->params, s->cpu.w, s->cpu.h, &sc);

@@ -267,7 +267,7 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     const IadmCuda *g = fex->twin_priv;
     IadmAccum acc[IADM_NUM_SCALES];
-    IadmScores sc;
+    AdmScores sc;
     accumulate(g, lp, acc);
     iadm_conclude(acc, g->geom, &g->p, (int)g->w, (int)g->h, &sc);
     return iadm_emit(fex, &sc, g->debug, fr->index);
