@@ -11,6 +11,9 @@
 /** Order key that lists model scores after every extractor output, in first-stored order. */
 #define VMAF_ORDER_KEY_MODEL UINT64_MAX
 
+/** The calling thread works for this context: its messages go to the context's logger. */
+void vmaf_ctx_bind_log(const VmafContext *vmaf);
+
 VmafFeatureCollector *vmaf_ctx_collector(VmafContext *vmaf);
 /** Frames handed in so far (pictures read, not counting the flush). */
 unsigned vmaf_ctx_frame_count(VmafContext *vmaf);

@@ -90,8 +90,10 @@ struct VmafContext {
     VmafGpu *gpu;           /* the GPU frame pipeline, from start */
     VmafFex **gpu_inst;     /* per registration: its instance in the pipeline, or NULL */
     VmafDict *backends;     /* extractor name -> backend that computed it */
+    uint64_t log_id;        /* this context's log target (log.h) */
 };
 
+void vmaf_ctx_bind_log(const VmafContext *vmaf) { vmaf_log_bind(vmaf ? vmaf->log_id : 0); }
 VmafFeatureCollector *vmaf_ctx_collector(VmafContext *vmaf) { return vmaf->fc; }
 unsigned vmaf_ctx_frame_count(VmafContext *vmaf) { return vmaf->pic_cnt; }
 unsigned vmaf_ctx_subsample(VmafContext *vmaf) { return vmaf->cfg.n_subsample; }
@@ -119,6 +121,7 @@ VMAF_EXPORT const char *vmaf_version(void)
 
 VMAF_EXPORT int vmaf_init(VmafContext **out, VmafConfiguration cfg)
 {
+    vmaf_log_bind(0);
     if (!out) return -EINVAL;
     if (cfg.n_threads > 256) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "n_threads %u is more than 256", cfg.n_threads);
@@ -132,6 +135,8 @@ VMAF_EXPORT int vmaf_init(VmafContext **out, VmafConfiguration cfg)
     vmaf->n_gpu = 1;
     vmaf->output_precision = 6;
     vmaf_log_set_level(cfg.log_level);
+    vmaf->log_id = vmaf_log_register(cfg.log_level);
+    vmaf_log_bind(vmaf->log_id);
     int err = vmaf_fc_create(&vmaf->fc);
     if (err) goto fail;
     if (pthread_mutex_init(&vmaf->lock, NULL)) goto fail_nomem;
@@ -151,8 +156,17 @@ fail_nomem:
     err = -ENOMEM;
 fail:
     vmaf_fc_destroy(vmaf->fc);
+    vmaf_log_unregister(vmaf->log_id);
+    vmaf_log_bind(0);
     free(vmaf);
     return err;
+}
+
+VMAF_EXPORT int exactvmaf_set_logger(VmafContext *vmaf, ExactvmafLogCallback cb, void *opaque)
+{
+    if (!vmaf) return -EINVAL;
+    vmaf_log_bind(vmaf->log_id);
+    return vmaf_log_set_callback(vmaf->log_id, cb, opaque);
 }
 
 const VmafDict *vmaf_ctx_backends(VmafContext *vmaf) { return vmaf->backends; }
@@ -160,6 +174,7 @@ const VmafDict *vmaf_ctx_backends(VmafContext *vmaf) { return vmaf->backends; }
 VMAF_EXPORT int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend backend,
                                       int gpu_index)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
     if (backend != EXACTVMAF_BACKEND_CPU && backend != EXACTVMAF_BACKEND_CUDA &&
         backend != EXACTVMAF_BACKEND_AUTO) {
@@ -183,6 +198,7 @@ VMAF_EXPORT int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend b
 
 VMAF_EXPORT int exactvmaf_set_gpus(VmafContext *vmaf, const int *gpu_index, unsigned n)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || (n && !gpu_index)) return -EINVAL;
     if (n > VMAF_GPU_MAX_DEVICES) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "%u GPUs listed; at most %d", n, VMAF_GPU_MAX_DEVICES);
@@ -205,6 +221,7 @@ VMAF_EXPORT int exactvmaf_set_gpus(VmafContext *vmaf, const int *gpu_index, unsi
 
 VMAF_EXPORT int exactvmaf_set_frames_in_flight(VmafContext *vmaf, unsigned frames)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
     if (frames > VMAF_GPU_MAX_LANES) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "%u frames in flight asked; at most %d", frames,
@@ -238,6 +255,7 @@ int vmaf_ctx_import_cuda(VmafContext *vmaf, VmafCudaState *state)
 
 VMAF_EXPORT int exactvmaf_set_division(VmafContext *vmaf, enum ExactvmafDivision division)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
     if (division != EXACTVMAF_DIVISION_IEEE && division != EXACTVMAF_DIVISION_RCP)
         return -EINVAL;
@@ -312,6 +330,7 @@ int vmaf_ctx_use_feature(VmafContext *vmaf, const char *fex_name, const VmafDict
 VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
                                  VmafFeatureDictionary *opts_dict)
 {
+    vmaf_ctx_bind_log(vmaf);
     VmafDict *d = (VmafDict *)opts_dict;
     int err = vmaf_ctx_use_feature(vmaf, feature_name, d);
     vmaf_dict_free(&d);
@@ -320,6 +339,7 @@ VMAF_EXPORT int vmaf_use_feature(VmafContext *vmaf, const char *feature_name,
 
 VMAF_EXPORT int exactvmaf_planes_used(VmafContext *vmaf, unsigned *mask)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !mask) return -EINVAL;
     *mask = 0;
     const VmafFexEnv env = { .division = vmaf->division };
@@ -341,11 +361,13 @@ VMAF_EXPORT int exactvmaf_planes_used(VmafContext *vmaf, unsigned *mask)
 
 VMAF_EXPORT unsigned exactvmaf_output_count(VmafContext *vmaf)
 {
+    vmaf_ctx_bind_log(vmaf);
     return vmaf ? vmaf_fc_count(vmaf->fc) : 0;
 }
 
 VMAF_EXPORT const char *exactvmaf_output_name(VmafContext *vmaf, unsigned i)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || i >= vmaf_fc_count(vmaf->fc)) return NULL;
     return vmaf_feature_alias(vmaf_fc_at(vmaf->fc, i)->name);
 }
@@ -353,6 +375,7 @@ VMAF_EXPORT const char *exactvmaf_output_name(VmafContext *vmaf, unsigned i)
 VMAF_EXPORT int exactvmaf_backend_at(VmafContext *vmaf, unsigned i, const char **extractor,
                                      const char **backend)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !extractor || !backend) return -EINVAL;
     if (!vmaf->backends || i >= vmaf->backends->cnt) return -ENOENT;
     *extractor = vmaf->backends->entry[i].key;
@@ -363,6 +386,7 @@ VMAF_EXPORT int exactvmaf_backend_at(VmafContext *vmaf, unsigned i, const char *
 VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
                                           double value, unsigned index)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !feature_name) return -EINVAL;
     return vmaf_fc_append(vmaf->fc, feature_name, value, index,
                           vmaf_fc_order_key(index, 0xfff, 0));
@@ -452,6 +476,7 @@ static void *worker_main(void *arg)
 {
     Worker *wk = arg;
     VmafContext *vmaf = wk->vmaf;
+    vmaf_log_bind(vmaf->log_id);
     pthread_mutex_lock(&vmaf->lock);
     for (;;) {
         while (!vmaf->q_len && !vmaf->stop) pthread_cond_wait(&vmaf->cond_job, &vmaf->lock);
@@ -604,7 +629,8 @@ static void destroy_gpu(VmafContext *vmaf)
  * twin declines (or that has none) stays on the CPU. */
 static int start_gpu(VmafContext *vmaf, VmafCudaState **dev, unsigned n_dev)
 {
-    const VmafGpuConfig gc = { .frames_in_flight = vmaf->frames_in_flight };
+    const VmafGpuConfig gc = { .frames_in_flight = vmaf->frames_in_flight,
+                               .log_id = vmaf->log_id };
     int err = vmaf_gpu_create(&vmaf->gpu, dev, n_dev, &gc, vmaf->pix_fmt, vmaf->bpc,
                               vmaf->w, vmaf->h);
     if (err) {
@@ -756,6 +782,7 @@ static int flush(VmafContext *vmaf)
 VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref,
                                    VmafPicture *dist, unsigned index)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
     if (!ref != !dist) return -EINVAL;
     if (!ref) {
@@ -840,6 +867,7 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref,
 VMAF_EXPORT int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name,
                                             double *score, unsigned index)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !feature_name || !score) return -EINVAL;
     if (!vmaf_fc_get(vmaf->fc, feature_name, index, score)) return 0;
     /* Accept the short name for a canonical one, and the other way round. */
@@ -853,6 +881,7 @@ VMAF_EXPORT int vmaf_feature_score_at_index(VmafContext *vmaf, const char *featu
 
 VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !cfg.pic_cnt || vmaf->pool) return -EINVAL;
     int err = vmaf_picture_pool_create(&vmaf->pool, cfg.pic_params.pix_fmt, cfg.pic_params.bpc,
                                        cfg.pic_params.w, cfg.pic_params.h);
@@ -872,12 +901,14 @@ VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfigur
 
 VMAF_EXPORT int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !pic || !vmaf->pool) return -EINVAL;
     return vmaf_picture_pool_fetch(vmaf->pool, pic);
 }
 
 VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
     stop_workers(vmaf);
     destroy_gpu(vmaf);
@@ -897,6 +928,8 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
         pthread_cond_destroy(&vmaf->cond_job);
         pthread_mutex_destroy(&vmaf->lock);
     }
+    vmaf_log_unregister(vmaf->log_id);
+    vmaf_log_bind(0);
     free(vmaf);
     return 0;
 }

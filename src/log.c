@@ -1,30 +1,142 @@
+/*
+ * Logging per context. A context registers a log target (its level, and
+ * the caller's callback if any) under a number; a thread doing a context's
+ * work (its API calls, its workers, its GPU completion thread) binds that
+ * number, and vmaf_log() finds the target by it. A number outlives its
+ * context harmlessly: a closed context's number is simply not found, and
+ * its messages go to the default target (the default callback, or stderr).
+ */
+#include <pthread.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
+#include "export.h"
 #include "log.h"
 
-static atomic_int log_level = VMAF_LOG_LEVEL_WARNING;
+typedef struct LogTarget {
+    uint64_t id;
+    int level;
+    ExactvmafLogCallback cb;
+    void *opaque;
+} LogTarget;
+
+static pthread_mutex_t targets_lock = PTHREAD_MUTEX_INITIALIZER;
+static LogTarget *targets;
+static unsigned n_targets, cap_targets;
+static uint64_t next_id = 1;
+/* Messages outside every context: the level of the most recent
+ * configuration (as libvmaf), and the default callback. */
+static int default_level = VMAF_LOG_LEVEL_WARNING;
+static ExactvmafLogCallback default_cb;
+static void *default_opaque;
+
+static _Thread_local uint64_t bound_id;
 
 void vmaf_log_set_level(enum VmafLogLevel level)
 {
-    atomic_store(&log_level, (int)level);
+    pthread_mutex_lock(&targets_lock);
+    default_level = (int)level;
+    pthread_mutex_unlock(&targets_lock);
+}
+
+uint64_t vmaf_log_register(enum VmafLogLevel level)
+{
+    uint64_t id = 0;
+    pthread_mutex_lock(&targets_lock);
+    if (n_targets == cap_targets) {
+        const unsigned cap = cap_targets ? 2 * cap_targets : 8;
+        LogTarget *t = realloc(targets, cap * sizeof(*t));
+        if (t) {
+            targets = t;
+            cap_targets = cap;
+        }
+    }
+    if (n_targets < cap_targets) {
+        id = next_id++;
+        targets[n_targets++] = (LogTarget){ .id = id, .level = (int)level };
+    }
+    pthread_mutex_unlock(&targets_lock);
+    return id;     /* 0: no room; the context then logs to the default target */
+}
+
+static LogTarget *find(uint64_t id)
+{
+    for (unsigned i = 0; id && i < n_targets; i++)
+        if (targets[i].id == id) return &targets[i];
+    return NULL;
+}
+
+void vmaf_log_unregister(uint64_t id)
+{
+    pthread_mutex_lock(&targets_lock);
+    LogTarget *t = find(id);
+    if (t) *t = targets[--n_targets];
+    if (!n_targets) {
+        free(targets);
+        targets = NULL;
+        cap_targets = 0;
+    }
+    pthread_mutex_unlock(&targets_lock);
+}
+
+int vmaf_log_set_callback(uint64_t id, ExactvmafLogCallback cb, void *opaque)
+{
+    pthread_mutex_lock(&targets_lock);
+    LogTarget *t = find(id);
+    if (t) {
+        t->cb = cb;
+        t->opaque = cb ? opaque : NULL;
+    }
+    pthread_mutex_unlock(&targets_lock);
+    return t ? 0 : -ENOENT;
+}
+
+void vmaf_log_bind(uint64_t id)
+{
+    bound_id = id;
+}
+
+VMAF_EXPORT void exactvmaf_set_default_logger(ExactvmafLogCallback cb, void *opaque)
+{
+    pthread_mutex_lock(&targets_lock);
+    default_cb = cb;
+    default_opaque = cb ? opaque : NULL;
+    pthread_mutex_unlock(&targets_lock);
 }
 
 void vmaf_log(enum VmafLogLevel level, const char *fmt, ...)
 {
+    pthread_mutex_lock(&targets_lock);
+    const LogTarget *t = find(bound_id);
+    const int max_level = t ? t->level : default_level;
+    ExactvmafLogCallback cb = t ? t->cb : default_cb;
+    void *opaque = t ? t->opaque : default_opaque;
+    if (t && !cb) {
+        cb = default_cb;
+        opaque = default_opaque;
+    }
+    pthread_mutex_unlock(&targets_lock);
     /* Errors are always shown: a failing call must say why. */
-    if (level != VMAF_LOG_LEVEL_ERROR && (int)level > atomic_load(&log_level)) return;
-    static const char *const prefix[] = {
-        [VMAF_LOG_LEVEL_NONE] = "", [VMAF_LOG_LEVEL_ERROR] = "error",
-        [VMAF_LOG_LEVEL_WARNING] = "warning", [VMAF_LOG_LEVEL_INFO] = "info",
-        [VMAF_LOG_LEVEL_DEBUG] = "debug",
-    };
+    if (level != VMAF_LOG_LEVEL_ERROR && (int)level > max_level) return;
+
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
+    if (cb) {
+        cb(opaque, level, buf);
+        return;
+    }
+    static const char *const prefix[] = {
+        [VMAF_LOG_LEVEL_NONE] = "", [VMAF_LOG_LEVEL_ERROR] = "error",
+        [VMAF_LOG_LEVEL_WARNING] = "warning", [VMAF_LOG_LEVEL_INFO] = "info",
+        [VMAF_LOG_LEVEL_DEBUG] = "debug",
+    };
     fprintf(stderr, "exactvmaf %s: %s\n",
             level <= VMAF_LOG_LEVEL_DEBUG ? prefix[level] : "", buf);
 }

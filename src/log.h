@@ -1,10 +1,29 @@
-/* Logging. The level is taken from the most recent VmafConfiguration. */
+/*
+ * Logging, per context (see log.c): a context's messages go to its own
+ * callback, filtered by its own level; the others to the default target.
+ */
 #ifndef EXACTVMAF_LOG_H
 #define EXACTVMAF_LOG_H
 
-#include "libvmaf/libvmaf.h"
+#include <stdint.h>
 
+#include "libvmaf/libvmaf.h"
+#include "exactvmaf/exactvmaf.h"
+
+/** Level of messages outside every context (the most recent configuration's). */
 void vmaf_log_set_level(enum VmafLogLevel level);
+/** A new target at `level`; its number, or 0 when none could be made. */
+uint64_t vmaf_log_register(enum VmafLogLevel level);
+void vmaf_log_unregister(uint64_t id);
+/** @return 0, or -ENOENT for an unknown number. */
+int vmaf_log_set_callback(uint64_t id, ExactvmafLogCallback cb, void *opaque);
+/**
+ * The calling thread works for target `id` from now on (0: for none). Every
+ * API entry point binds its context's number (or 0), and each of a
+ * context's threads binds it when it starts.
+ */
+void vmaf_log_bind(uint64_t id);
+
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))
 #endif

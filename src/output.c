@@ -432,6 +432,7 @@ static int target_close(Target *t, int err)
 VMAF_EXPORT int vmaf_write_output(VmafContext *vmaf, const char *output_path,
                                   enum VmafOutputFormat fmt)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
     if (fmt != VMAF_OUTPUT_FORMAT_XML && fmt != VMAF_OUTPUT_FORMAT_JSON &&
         fmt != VMAF_OUTPUT_FORMAT_CSV && fmt != VMAF_OUTPUT_FORMAT_SUB) {
@@ -476,6 +477,7 @@ VMAF_EXPORT int vmaf_write_output(VmafContext *vmaf, const char *output_path,
 
 VMAF_EXPORT int exactvmaf_set_output_precision(VmafContext *vmaf, int digits)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
     /* Past 16 decimals a fixed format adds digits, not information. */
     if (digits <= 0 || digits > PRECISION_FIXED_MAX) digits = PRECISION_MAX;

@@ -200,8 +200,63 @@ static void test_dictionary(void)
     CHECK(d == NULL);
 }
 
+/* Messages collected by a logger. */
+typedef struct Log {
+    char text[4096];
+    unsigned n;
+} Log;
+
+static void collect(void *opaque, enum VmafLogLevel level, const char *message)
+{
+    Log *l = opaque;
+    const size_t len = strlen(l->text);
+    snprintf(l->text + len, sizeof(l->text) - len, "%d:%s\n", (int)level, message);
+    l->n++;
+}
+
+/* Each context's messages reach its own logger; the rest the default one. */
+static void test_loggers(void)
+{
+    static Log def, a, b;
+    exactvmaf_set_default_logger(collect, &def);
+    VmafContext *va = NULL, *vb = NULL;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE, .n_threads = 2 };
+    CHECK(vmaf_init(&va, cfg) == 0);
+    CHECK(vmaf_init(&vb, cfg) == 0);
+    CHECK(exactvmaf_set_logger(va, collect, &a) == 0);
+    CHECK(exactvmaf_set_logger(vb, collect, &b) == 0);
+    CHECK(vmaf_use_feature(va, "no_such_metric_a", NULL) == -EINVAL);
+    CHECK(vmaf_use_feature(vb, "no_such_metric_b", NULL) == -EINVAL);
+    CHECK(strstr(a.text, "no_such_metric_a") && !strstr(a.text, "no_such_metric_b"));
+    CHECK(strstr(b.text, "no_such_metric_b") && !strstr(b.text, "no_such_metric_a"));
+    CHECK(def.n == 0);
+    /* Errors pass a context's level NONE; they are level 1. */
+    CHECK(!strncmp(a.text, "1:", 2));
+
+    /* A model is loaded outside any context, even right after a context's call. */
+    VmafModel *m = NULL;
+    VmafModelConfig mc = { 0 };
+    CHECK(vmaf_model_load(&m, &mc, "no_such_model") < 0);
+    CHECK(def.n > 0 && strstr(def.text, "no_such_model"));
+    const unsigned a_n = a.n;
+
+    /* A context without a logger (or after NULL) uses the default target;
+     * a closed context's thread state does not reach its old logger. */
+    CHECK(exactvmaf_set_logger(va, NULL, NULL) == 0);
+    const unsigned def_n = def.n;
+    CHECK(vmaf_use_feature(va, "no_such_metric_c", NULL) == -EINVAL);
+    CHECK(def.n > def_n && a.n == a_n);
+    CHECK(vmaf_close(vb) == 0);
+    CHECK(vmaf_model_load(&m, &mc, "no_such_model_2") < 0);
+    CHECK(!strstr(b.text, "no_such_model_2"));
+    CHECK(vmaf_close(va) == 0);
+    CHECK(exactvmaf_set_logger(NULL, collect, &a) == -EINVAL);
+    exactvmaf_set_default_logger(NULL, NULL);
+}
+
 int main(void)
 {
+    test_loggers();
     test_picture();
     test_dictionary();
     test_registration_errors();

@@ -9,9 +9,7 @@
 extern "C" {
 #endif
 
-#include "libvmaf/picture.h"
-
-typedef struct VmafContext VmafContext;
+#include "libvmaf/libvmaf.h"
 
 /** How float ADM divides. */
 enum ExactvmafDivision {
@@ -132,6 +130,27 @@ const char *exactvmaf_output_name(VmafContext *vmaf, unsigned i);
  */
 int exactvmaf_backend_at(VmafContext *vmaf, unsigned i, const char **extractor,
                          const char **backend);
+
+/**
+ * Receives one message (no trailing newline) at `level`. Called on whichever
+ * thread logged it (the caller's, a worker's, the GPU completion thread),
+ * so it must be thread-safe; it must not call back into the context.
+ */
+typedef void (*ExactvmafLogCallback)(void *opaque, enum VmafLogLevel level, const char *message);
+
+/**
+ * Send this context's messages (from its calls and its own threads) to cb
+ * instead of the default target, filtered by the context's log_level
+ * (errors always pass). NULL restores the default. @return 0 or negative errno.
+ */
+int exactvmaf_set_logger(VmafContext *vmaf, ExactvmafLogCallback cb, void *opaque);
+
+/**
+ * The default target: messages outside every context (loading a model,
+ * say) and those of contexts without a logger go to cb; NULL (the default)
+ * writes them to stderr. Process-wide.
+ */
+void exactvmaf_set_default_logger(ExactvmafLogCallback cb, void *opaque);
 
 /** FNV-1a-64 of the raw RCPSS estimate over every mantissa in [1,2); 0 off x86. */
 unsigned long long exactvmaf_rcpss_fingerprint(void);

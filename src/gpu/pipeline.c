@@ -940,6 +940,7 @@ static void conclude_frame(VmafGpu *gpu, VmafGpuLane *l)
 static void *completion_main(void *arg)
 {
     VmafGpu *gpu = arg;
+    vmaf_log_bind(gpu->cfg.log_id);
     pthread_mutex_lock(&gpu->lock);
     for (;;) {
         while (gpu->n_concluded == gpu->n_submitted && !gpu->stop)

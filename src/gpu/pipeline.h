@@ -77,6 +77,8 @@ typedef struct VmafGpuFrame {
 typedef struct VmafGpuConfig {
     /** Frames in flight per device; 0 chooses from the frame size and free memory. */
     unsigned frames_in_flight;
+    /** The context's log target, bound by the completion thread (log.h). */
+    uint64_t log_id;
 } VmafGpuConfig;
 
 /**

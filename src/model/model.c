@@ -644,6 +644,7 @@ static int read_file(const char *path, char **data, size_t *size)
 
 VMAF_EXPORT int exactvmaf_model_file_is_collection(const char *path)
 {
+    vmaf_log_bind(0);
     if (!path) return -EINVAL;
     char *data = NULL;
     size_t size = 0;
@@ -662,6 +663,7 @@ VMAF_EXPORT int exactvmaf_model_file_is_collection(const char *path)
 VMAF_EXPORT int vmaf_model_load(VmafModel **model, VmafModelConfig *cfg,
                                 const char *version)
 {
+    vmaf_log_bind(0);
     if (!model || !version) return -EINVAL;
     *model = NULL;
     const EvBuiltinModel *b = find_builtin(version);
@@ -677,6 +679,7 @@ VMAF_EXPORT int vmaf_model_load_from_path(VmafModel **model,
                                           VmafModelConfig *cfg,
                                           const char *path)
 {
+    vmaf_log_bind(0);
     if (!model || !path) return -EINVAL;
     *model = NULL;
     const char *ext = strrchr(path, '.');
@@ -696,6 +699,7 @@ VMAF_EXPORT int vmaf_model_load_from_path(VmafModel **model,
 
 VMAF_EXPORT void vmaf_model_destroy(VmafModel *model)
 {
+    vmaf_log_bind(0);
     model_free(model);
 }
 
@@ -704,6 +708,7 @@ VMAF_EXPORT int vmaf_model_collection_load(VmafModel **model,
                                            VmafModelConfig *cfg,
                                            const char *version)
 {
+    vmaf_log_bind(0);
     if (!model || !model_collection || !version) return -EINVAL;
     *model = NULL;
     *model_collection = NULL;
@@ -722,6 +727,7 @@ VMAF_EXPORT int vmaf_model_collection_load_from_path(VmafModel **model,
                                                      VmafModelConfig *cfg,
                                                      const char *path)
 {
+    vmaf_log_bind(0);
     if (!model || !model_collection || !path) return -EINVAL;
     *model = NULL;
     *model_collection = NULL;
@@ -737,6 +743,7 @@ VMAF_EXPORT int vmaf_model_collection_load_from_path(VmafModel **model,
 
 VMAF_EXPORT void vmaf_model_collection_destroy(VmafModelCollection *model_collection)
 {
+    vmaf_log_bind(0);
     if (!model_collection) return;
     for (unsigned i = 0; i < model_collection->cnt; i++)
         model_free(model_collection->model[i]);
@@ -815,6 +822,7 @@ VMAF_EXPORT int vmaf_model_feature_overload(VmafModel *model,
                                             const char *feature_name,
                                             VmafFeatureDictionary *opts_dict)
 {
+    vmaf_log_bind(0);
     if (!model || !feature_name || !opts_dict) return -EINVAL;
     return overload(&model, 1, feature_name, opts_dict);
 }
@@ -824,6 +832,7 @@ VMAF_EXPORT int vmaf_model_collection_feature_overload(VmafModel *model,
                                                        const char *feature_name,
                                                        VmafFeatureDictionary *opts_dict)
 {
+    vmaf_log_bind(0);
     if (!model || !model_collection || !*model_collection || !feature_name ||
         !opts_dict)
         return -EINVAL;

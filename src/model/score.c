@@ -52,6 +52,7 @@ static int use_features(VmafContext *vmaf, const VmafModel *m)
 
 VMAF_EXPORT int vmaf_use_features_from_model(VmafContext *vmaf, VmafModel *model)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !model) return -EINVAL;
     const int err = check_extractors(model);
     if (err) return err;
@@ -61,6 +62,7 @@ VMAF_EXPORT int vmaf_use_features_from_model(VmafContext *vmaf, VmafModel *model
 VMAF_EXPORT int vmaf_use_features_from_model_collection(VmafContext *vmaf,
                                                         VmafModelCollection *model_collection)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !model_collection) return -EINVAL;
     for (unsigned i = 0; i < model_collection->cnt; i++) {
         const int err = check_extractors(model_collection->model[i]);
@@ -107,6 +109,7 @@ static int predict_raw(VmafFeatureCollector *fc, const VmafModel *m,
 VMAF_EXPORT int vmaf_score_at_index(VmafContext *vmaf, VmafModel *model,
                                     double *score, unsigned index)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !model || !score) return -EINVAL;
     VmafFeatureCollector *fc = vmaf_ctx_collector(vmaf);
 
@@ -158,6 +161,7 @@ VMAF_EXPORT int vmaf_score_at_index_model_collection(VmafContext *vmaf,
                                                      VmafModelCollectionScore *score,
                                                      unsigned index)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !model_collection || !score) return -EINVAL;
     VmafModelCollection *mc = model_collection;
     VmafFeatureCollector *fc = vmaf_ctx_collector(vmaf);
@@ -196,6 +200,7 @@ VMAF_EXPORT int vmaf_feature_score_pooled(VmafContext *vmaf,
                                           double *score, unsigned index_low,
                                           unsigned index_high)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !feature_name || !score) return -EINVAL;
     if (index_low > index_high) return -EINVAL;
     if (pool_method <= VMAF_POOL_METHOD_UNKNOWN ||
@@ -262,6 +267,7 @@ VMAF_EXPORT int vmaf_score_pooled(VmafContext *vmaf, VmafModel *model,
                                   double *score, unsigned index_low,
                                   unsigned index_high)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !model || !score) return -EINVAL;
     if (index_low > index_high) return -EINVAL;
     if (pool_method <= VMAF_POOL_METHOD_UNKNOWN ||
@@ -288,6 +294,7 @@ VMAF_EXPORT int vmaf_score_pooled_model_collection(VmafContext *vmaf,
                                                    unsigned index_low,
                                                    unsigned index_high)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !model_collection || !score) return -EINVAL;
     if (index_low > index_high) return -EINVAL;
     if (pool_method <= VMAF_POOL_METHOD_UNKNOWN ||

@@ -9,6 +9,7 @@
 #include "export.h"
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_cuda.h"
+#include "context.h"
 #include "log.h"
 #include "cuda_backend.h"
 
@@ -18,6 +19,7 @@
 
 VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
 {
+    vmaf_log_bind(0);
     if (!cu_state) return -EINVAL;
     *cu_state = NULL;
     if (cfg.cu_ctx) return evc_state_wrap(cu_state, (CUcontext)cfg.cu_ctx);
@@ -129,6 +131,7 @@ const char *evc_state_device_name(const VmafCudaState *st)
 
 VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
 {
+    vmaf_log_bind(0);
     (void)cfg;
     if (!cu_state) return -EINVAL;
     *cu_state = NULL;
@@ -140,6 +143,7 @@ VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfigura
 
 VMAF_EXPORT int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *cu_state)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !cu_state) return -EINVAL;
     return vmaf_ctx_import_cuda(vmaf, cu_state);
 }
@@ -147,6 +151,7 @@ VMAF_EXPORT int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *cu_stat
 VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf,
                                                VmafCudaPictureConfiguration cfg)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
     switch (cfg.pic_prealloc_method) {
     case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE:
@@ -176,6 +181,7 @@ VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf,
 
 VMAF_EXPORT int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
 {
+    vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !pic) return -EINVAL;
     return vmaf_fetch_preallocated_picture(vmaf, pic);
 }
