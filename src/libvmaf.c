@@ -383,6 +383,16 @@ VMAF_EXPORT int exactvmaf_backend_at(VmafContext *vmaf, unsigned i, const char *
     return 0;
 }
 
+VMAF_EXPORT int exactvmaf_aggregate_at(VmafContext *vmaf, unsigned i, const char **name,
+                                       double *value)
+{
+    vmaf_ctx_bind_log(vmaf);
+    if (!vmaf || !name || !value) return -EINVAL;
+    if (i >= vmaf_fc_aggregate_count(vmaf->fc)) return -ENOENT;
+    *name = vmaf_fc_aggregate_at(vmaf->fc, i, value);
+    return 0;
+}
+
 VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature_name,
                                           double value, unsigned index)
 {

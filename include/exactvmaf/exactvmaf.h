@@ -152,6 +152,13 @@ int exactvmaf_set_logger(VmafContext *vmaf, ExactvmafLogCallback cb, void *opaqu
  */
 void exactvmaf_set_default_logger(ExactvmafLogCallback cb, void *opaque);
 
+/**
+ * Run-level values (psnr's apsnr_y with enable_apsnr), set at the flush, as
+ * the output files' "aggregate_metrics" list them: *name and *value of
+ * entry i. @return 0, or -ENOENT past the end.
+ */
+int exactvmaf_aggregate_at(VmafContext *vmaf, unsigned i, const char **name, double *value);
+
 /** FNV-1a-64 of the raw RCPSS estimate over every mantissa in [1,2); 0 off x86. */
 unsigned long long exactvmaf_rcpss_fingerprint(void);
 
