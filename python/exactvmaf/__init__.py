@@ -1,0 +1,67 @@
+"""exactvmaf: VMAF and its component metrics, equal to Netflix libvmaf v3.2.0
+bit for bit, on the CPU or a GPU.
+
+    import exactvmaf
+    r = exactvmaf.score('ref.mp4', 'dis.mp4')            # files: anything the CLI reads
+    r.pooled['vmaf']['mean'], r.frames[0]['vmaf']
+    r = exactvmaf.score(ref_frames, dis_frames, bitdepth=10)   # numpy frames
+
+Batch scoring on Dask: python3 -m exactvmaf.batch JOBS.csv --out DIR
+"""
+import os
+
+from .errors import Error
+from .result import Result, pool
+from .spec import Model
+from . import spec as _spec
+
+__all__ = ['score', 'Result', 'Error', 'Model', 'pool', 'library_version']
+
+
+def _is_path(x):
+    return isinstance(x, (str, bytes, os.PathLike))
+
+
+def score(ref, dis, model='vmaf_v0.6.1', features=(), backend='auto', threads=0, **options):
+    """Score the distorted video against the reference; returns a Result.
+
+    ref, dis   two paths (anything the exactvmaf tool reads: y4m, raw YUV with
+               width=, height=, pixel_format=, bitdepth=, or a container FFmpeg
+               decodes), or two iterables of frames: a 2-D luma array, or a
+               (Y, U, V) tuple of 2-D arrays; uint8, or uint16 with bitdepth=.
+    model      a built-in name, a JSON file, the CLI's "version=...:name=..."
+               text, a Model, several of these, or None for features only.
+    features   extractors to run besides the models' ("psnr", ("psnr",
+               {"enable_chroma": False}), or the CLI's "psnr=enable_chroma=false").
+    backend    'auto' (a GPU when usable), 'cpu' or 'cuda'.
+    threads    CPU worker threads (0: the calling thread only).
+    options    for frames: bitdepth=, subsample=, gpu=, frames_in_flight=;
+               for files: any long option of the tool (frame_cnt=100,
+               scale_to_ref=True, ...).
+    """
+    if backend not in ('auto', 'cpu', 'cuda'):
+        raise Error("backend is 'auto', 'cpu' or 'cuda', not %r" % (backend,))
+    if not isinstance(threads, int) or threads < 0:
+        raise Error('threads is a count >= 0, not %r' % (threads,))
+    models = _spec.models(model)
+    feats = _spec.features(features)
+    gpu = options.pop('gpu', 0)
+    if _is_path(ref) and _is_path(dis):
+        from ._cli import score_files
+        return score_files(ref, dis, models, feats, backend, threads, gpu, options)
+    if _is_path(ref) or _is_path(dis):
+        raise Error('ref and dis are both paths or both frame sequences')
+    bitdepth = options.pop('bitdepth', None)
+    subsample = options.pop('subsample', 0)
+    frames_in_flight = options.pop('frames_in_flight', 0)
+    if options:
+        raise Error('unknown option(s) for frames: %s' % ', '.join(sorted(options)))
+    from ._frames import score_frames
+    return score_frames(ref, dis, models, feats, backend, threads, subsample, bitdepth,
+                        int(gpu), frames_in_flight)
+
+
+def library_version():
+    """The loaded library's version ("3.2.0-exactvmaf-...")."""
+    from ._lib import lib
+    return lib().vmaf_version().decode()
