@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""The Python package against the command line tool, bit for bit.
+
+Frames are made here with numpy (textured, moving, distorted by noise), at
+8 bits 4:2:0, 10 bits 4:2:0 and 10 bits 4:4:4, odd sizes included. Each is
+scored by exactvmaf.score() on the numpy frames and by the exactvmaf tool
+on a y4m file of the same frames: every output of every frame, every pooled
+value and the JSON text (but the fps line) must be identical. Then: several
+models at once, files scored through the package, bad frames and arguments
+raising exactvmaf.Error, and memory staying flat over 1000 calls.
+
+Skipped (77) without numpy, or when the library is built with a sanitizer
+(ctypes cannot load it into an unsanitized interpreter).
+
+usage: python_test.py --lib build/src/libexactvmaf.so --cli build/tools/exactvmaf
+                      --package python/
+"""
+import argparse, json, os, struct, subprocess, sys, tempfile
+
+results = []
+
+
+def record(name, ok, why=''):
+    results.append(ok)
+    print('%-64s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[:400]),
+          flush=True)
+
+
+def bits(x):
+    return struct.pack('<d', x)
+
+
+def make_frames(np, w, h, n, fmt, bpc, seed):
+    """n (Y, U, V) frames: a drifting texture, and a noisy, blurred copy."""
+    rng = np.random.default_rng(seed)
+    cw, ch = {'420': ((w + 1) // 2, (h + 1) // 2), '444': (w, h)}[fmt]
+    top = (1 << bpc) - 1
+    base = rng.integers(0, top + 1, size=(h + n, w + n)).astype(np.float64)
+    cbase = rng.integers(0, top + 1, size=(2, ch + n, cw + n)).astype(np.float64)
+    dt = np.uint8 if bpc == 8 else np.uint16
+    ref, dis = [], []
+    for i in range(n):
+        y = base[i:i + h, i:i + w]
+        c = cbase[:, i:i + ch, i:i + cw]
+        r = (y.astype(dt), c[0].astype(dt), c[1].astype(dt))
+        noise = rng.normal(0, top * 0.03, size=(h, w))
+        yd = np.clip((y + np.roll(y, 1, axis=1)) / 2 + noise, 0, top)
+        d = (yd.astype(dt), np.clip(c[0] + 3, 0, top).astype(dt), c[1].astype(dt))
+        ref.append(r)
+        dis.append(d)
+    return ref, dis
+
+
+def write_y4m(path, frames, w, h, fmt, bpc):
+    c = {'420': 'C420', '444': 'C444'}[fmt] + ('p%d' % bpc if bpc > 8 else 'jpeg' if fmt == '420'
+                                                 else '')
+    with open(path, 'wb') as f:
+        f.write(b'YUV4MPEG2 W%d H%d F25:1 Ip A1:1 %s\n' % (w, h, c.encode()))
+        for planes in frames:
+            f.write(b'FRAME\n')
+            for p in planes:
+                f.write(p.astype('<u2' if bpc > 8 else 'u1').tobytes())
+
+
+def cli_json(cli, ref, dis, args):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, 'o.json')
+        r = subprocess.run([cli, '-r', ref, '-d', dis, '--json', '-o', out, '--precision', 'max',
+                            '-q', '--backend', 'cpu'] + args, capture_output=True, text=True)
+        if r.returncode:
+            raise RuntimeError(r.stderr)
+        return open(out).read()
+
+
+def compare(name, result, text):
+    """result (a Result) against the tool's JSON text, bit for bit."""
+    d = json.loads(text)
+    same = total = 0
+    first = None
+    cli_frames = {f['frameNum']: f['metrics'] for f in d['frames']}
+    for num, metrics in zip(result.frame_numbers, result.frames):
+        other = cli_frames.get(num, {})
+        for k in set(metrics) | set(other):
+            total += 1
+            if k in metrics and k in other and bits(metrics[k]) == bits(other[k]):
+                same += 1
+            elif first is None:
+                first = 'frame %d %s: %r vs %r' % (num, k, metrics.get(k), other.get(k))
+    for k, p in d['pooled_metrics'].items():
+        for m, v in p.items():
+            total += 1
+            if bits(result.pooled.get(k, {}).get(m, float('nan'))) == bits(v):
+                same += 1
+            elif first is None:
+                first = 'pooled %s %s' % (k, m)
+    strip = lambda t: [l for l in t.splitlines() if not l.startswith('  "fps"')]
+    text_same = strip(result.to_json()) == strip(text)
+    ok = total > 0 and same == total and len(result.frames) == len(d['frames']) and text_same
+    record(name, ok, '%d/%d identical; %s; JSON text %s' % (
+        same, total, first, 'same' if text_same else 'differs'))
+    if ok:
+        print('    %d/%d values identical over %d frames, JSON text identical'
+              % (same, total, len(result.frames)))
+
+
+def expect_error(exactvmaf, name, fn, needle):
+    try:
+        fn()
+    except exactvmaf.Error as e:
+        record(name, needle.lower() in str(e).lower(), 'message: %s' % e)
+        return
+    except Exception as e:      # anything else is a bug
+        record(name, False, 'raised %s: %s' % (type(e).__name__, e))
+        return
+    record(name, False, 'no error')
+
+
+def rss_kb():
+    for line in open('/proc/self/status'):
+        if line.startswith('VmRSS:'):
+            return int(line.split()[1])
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--lib', required=True)
+    ap.add_argument('--cli', required=True)
+    ap.add_argument('--package', required=True)
+    a = ap.parse_args()
+    try:
+        import numpy as np
+    except ImportError:
+        print('SKIP: numpy is not installed (Debian: apt-get install python3-numpy)')
+        return 77
+    if b'__asan_init' in open(a.lib, 'rb').read() or b'__ubsan_handle' in open(a.lib, 'rb').read():
+        print('SKIP: the library is built with a sanitizer; ctypes cannot load it here')
+        return 77
+    os.environ['EXACTVMAF_LIBRARY'] = a.lib
+    os.environ['EXACTVMAF_CLI'] = a.cli
+    sys.path.insert(0, a.package)
+    import exactvmaf
+
+    with tempfile.TemporaryDirectory() as tmp:
+        cases = [('8-bit 4:2:0 64x48', 64, 48, '420', 8),
+                 ('10-bit 4:2:0 67x41 (odd)', 67, 41, '420', 10),
+                 ('10-bit 4:4:4 48x40', 48, 40, '444', 10),
+                 ('8-bit 4:4:4 33x35 (odd)', 33, 35, '444', 8)]
+        for i, (label, w, h, fmt, bpc) in enumerate(cases):
+            ref, dis = make_frames(np, w, h, 6, fmt, bpc, i)
+            rp, dp = os.path.join(tmp, 'r%d.y4m' % i), os.path.join(tmp, 'd%d.y4m' % i)
+            write_y4m(rp, ref, w, h, fmt, bpc)
+            write_y4m(dp, dis, w, h, fmt, bpc)
+            kw = {'bitdepth': bpc} if bpc > 8 else {}
+            r = exactvmaf.score(ref, dis, features=['psnr', 'float_ssim'], backend='cpu',
+                                threads=2, **kw)
+            compare('numpy == CLI, %s, vmaf + psnr + float_ssim' % label, r,
+                    cli_json(a.cli, rp, dp, ['--feature', 'psnr', '--feature', 'float_ssim',
+                                             '--threads', '2']))
+            if i == 0:
+                models = ('vmaf_v0.6.1', 'vmaf_float_v0.6.1', 'vmaf_b_v0.6.3',
+                          'version=vmaf_v0.6.1neg:name=neg')
+                r = exactvmaf.score(ref, dis, model=models, features=[('psnr', {
+                    'enable_apsnr': True})], backend='cpu')
+                compare('numpy == CLI, several models and a collection, apsnr', r, cli_json(
+                    a.cli, rp, dp, ['--model', 'version=vmaf_v0.6.1:name=vmaf_v0.6.1',
+                                    '--model', 'version=vmaf_float_v0.6.1:name=vmaf_float_v0.6.1',
+                                    '--model', 'version=vmaf_b_v0.6.3:name=vmaf_b_v0.6.3',
+                                    '--model', 'version=vmaf_v0.6.1neg:name=neg',
+                                    '--feature', 'psnr=enable_apsnr=true']))
+                record('aggregate apsnr reported', 'apsnr_y' in r.aggregate, r.aggregate)
+                f = exactvmaf.score(rp, dp, model=models, features=[('psnr', {
+                    'enable_apsnr': True})], backend='cpu')
+                record('files through the package == numpy frames',
+                       [[bits(v) for v in x.values()] for x in f.frames] ==
+                       [[bits(v) for v in x.values()] for x in r.frames] and
+                       f.pooled == r.pooled and f.aggregate == r.aggregate)
+                lum = exactvmaf.score([x[0] for x in ref], [x[0] for x in dis], model=None,
+                                      features=['float_vif', 'float_adm'])
+                record('2-D luma frames (4:0:0), features only',
+                       len(lum.frames) == 6 and 'vif_scale0' in lum.frames[0], lum.names)
+                record('backends reported', lum.backends.get('float_vif') == 'cpu', lum.backends)
+                sub = exactvmaf.score(ref, dis, subsample=2)
+                record('subsample=2 lists frames 0, 2, 4', sub.frame_numbers == [0, 2, 4],
+                       sub.frame_numbers)
+                base = (ref, dis)
+
+        ref, dis = base
+        E = exactvmaf
+        expect_error(E, 'error: float samples', lambda: E.score(
+            [x[0].astype(np.float32) for x in ref], [x[0] for x in dis]), 'uint8')
+        expect_error(E, 'error: a 3-D frame', lambda: E.score(
+            [np.zeros((4, 4, 4), np.uint8)], [np.zeros((4, 4, 4), np.uint8)]), '2-d luma')
+        expect_error(E, 'error: size changes at frame 2', lambda: E.score(
+            [x[0] for x in ref[:2]] + [np.zeros((40, 64), np.uint8)],
+            [x[0] for x in dis[:3]]), 'frame 2')
+        expect_error(E, 'error: lengths differ', lambda: E.score(ref, dis[:4]), 'the distorted')
+        expect_error(E, 'error: uint16 without bitdepth', lambda: E.score(
+            [x[0].astype(np.uint16) for x in ref], [x[0].astype(np.uint16) for x in dis]),
+            'bitdepth')
+        expect_error(E, 'error: sample above the bit depth', lambda: E.score(
+            [x[0].astype(np.uint16) * 8 for x in ref], [x[0].astype(np.uint16) for x in dis],
+            bitdepth=10), 'above the 10-bit')
+        expect_error(E, 'error: chroma of no layout', lambda: E.score(
+            [(x[0], x[1][:5], x[2][:5]) for x in ref], dis), 'fit no')
+        expect_error(E, 'error: unknown model (the library says why)', lambda: E.score(
+            ref, dis, model='no_such_model'), 'no_such_model')
+        expect_error(E, 'error: unknown feature', lambda: E.score(
+            ref, dis, features=['no_such_metric']), 'no_such_metric')
+        expect_error(E, 'error: bad feature option', lambda: E.score(
+            ref, dis, features=[('float_adm', {'adm_enhn_gain_limit': 'abc'})]), 'float_adm')
+        expect_error(E, 'error: frames too small for the model', lambda: E.score(
+            [x[0][:8, :8] for x in ref], [x[0][:8, :8] for x in dis]), 'below the minimum')
+        expect_error(E, 'error: no frames', lambda: E.score([], []), 'no frames')
+        expect_error(E, 'error: unknown option for frames', lambda: E.score(
+            ref, dis, scale_to_ref=True), 'scale_to_ref')
+        expect_error(E, 'error: a missing file (the tool says why)', lambda: E.score(
+            os.path.join(tmp, 'none.y4m'), os.path.join(tmp, 'none.y4m')), 'none.y4m')
+        expect_error(E, 'error: unknown tool option for files', lambda: E.score(
+            os.path.join(tmp, 'r0.y4m'), os.path.join(tmp, 'd0.y4m'), no_such_flag=1),
+            'no_such_flag')
+
+        # Memory: 1000 scorings of small frames; no growth beyond noise.
+        small_r, small_d = [x[0][:32, :32].copy() for x in ref], [x[0][:32, :32].copy()
+                                                                 for x in dis]
+        for _ in range(100):
+            exactvmaf.score(small_r, small_d)
+        before = rss_kb()
+        for _ in range(900):
+            exactvmaf.score(small_r, small_d)
+        grown = rss_kb() - before
+        record('1000 calls: RSS grows by %d KiB over the last 900 (limit 4096)' % grown,
+               grown < 4096)
+
+    print('%d passed, %d failed' % (results.count(True), results.count(False)))
+    return 0 if all(results) else 1
+
+
+if __name__ == '__main__':
+    sys.exit(main())
