@@ -15,11 +15,7 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(y4m yuv model options api)
 
-if ! command -v clang >/dev/null; then
-    if [ "$(id -u)" = 0 ]; then s=; else s=sudo; fi
-    $s apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $s apt-get install -y -qq clang >/dev/null
-fi
+scripts/install-missing.sh clang:clang || exit 1
 results="$build/fuzz-results.jsonl"
 # The rooms' target_clones SIMD variants are switched off here: clang 14
 # names the dispatcher of an extern cloned function "f.ifunc", so callers in

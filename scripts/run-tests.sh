@@ -3,15 +3,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh build || exit 1
-# What the tests drive: ffmpeg makes the compressed inputs, Chromium opens the report.
-need=()
-command -v ffmpeg >/dev/null || need+=(ffmpeg)
-command -v chromium >/dev/null || need+=(chromium)
-if [ ${#need[@]} -gt 0 ]; then
-    if [ "$(id -u)" = 0 ]; then s=; else s=sudo; fi
-    $s apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $s apt-get install -y -qq "${need[@]}" >/dev/null
-fi
+# What the tests drive: ffmpeg makes the compressed inputs, Chromium opens the
+# report, Debian's python3 with numpy and Dask runs the Python package's tests.
+scripts/install-missing.sh ffmpeg:ffmpeg chromium:chromium python3-numpy python3-distributed \
+    || exit 1
 meson test -C build --print-errorlogs --num-processes 2 "$@"
 rc=$?
 python3 scripts/test_summary.py build/meson-logs/testlog.json
