@@ -12,7 +12,9 @@
 3. A run stopped by SIGTERM, then resumed: the jobs done before are not
    computed again (their files untouched), the rest are; a third run
    computes nothing; touching an input recomputes that job alone.
-4. Bad jobs: a missing file fails its job alone (exit 1, no result file,
+4. GPU workers (--gpus 0, --workers 0): each job computes on CUDA, or,
+   on a machine without a GPU, fails naming it.
+5. Bad jobs: a missing file fails its job alone (exit 1, no result file,
    the summary says why); an unknown option column fails before any work.
 
 Skipped (77) without numpy or Dask distributed.
@@ -164,7 +166,7 @@ def main():
         write_jobs(jobs_csv, jobs)
 
         # 1. LocalCluster of 2, one job in 4 shards.
-        out = os.path.join(tmp, 'out1')
+        out = out_cpu = os.path.join(tmp, 'out1')
         r = batch(env, a.package, jobs_csv, '--out', out, '--workers', '2', '--shard-frames',
                   '20', '--quiet', timeout=600)
         record('batch on a LocalCluster of 2 workers exits 0', r.returncode == 0, r.stderr[-800:])
@@ -251,6 +253,26 @@ def main():
                          if os.stat(os.path.join(out, k + '.json')).st_mtime_ns != v)
         record('an input touched: only its job is computed again', r.returncode == 0 and
                changed == ['raw10'], changed)
+
+        # GPU workers beside CPU ones: here, with no GPU, a GPU worker's jobs
+        # fail saying why (the worker computes with --backend cuda --gpu N).
+        out = os.path.join(tmp, 'outg')
+        r = batch(env, a.package, jobs_csv, '--out', out, '--workers', '0', '--gpus', '0',
+                  '--quiet', timeout=600)
+        gpu_here = r.returncode == 0
+        summary = list(csv.DictReader(open(os.path.join(out, 'summary.csv'))))
+        if gpu_here:
+            nob = lambda t: [l for l in strip(t) if not l.startswith('  "backends"')]
+            same = [j['id'] for j in jobs
+                    if nob(open(os.path.join(out, j['id'] + '.json')).read()) ==
+                    nob(open(os.path.join(out_cpu, j['id'] + '.json')).read())]
+            record('--gpus 0: results on the GPU worker == the CPU workers\'',
+                   len(same) == len(jobs), 'identical: %s' % same)
+        else:
+            record('--gpus 0 without a GPU: every job fails naming CUDA (exit 1)',
+                   r.returncode == 1 and all(s['status'] == 'error' and
+                                             'cuda' in s['error'].lower() for s in summary),
+                   r.stderr[-300:])
 
         # 4. Bad jobs.
         bad_csv = os.path.join(tmp, 'bad.csv')
