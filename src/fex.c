@@ -136,6 +136,16 @@ int vmaf_fex_emit(VmafFex *fex, const char *name, double value, unsigned index)
     return err;
 }
 
+int vmaf_fex_emit_list(VmafFex *fex, const char *const *names, const double *values,
+                       unsigned n, unsigned index)
+{
+    for (unsigned k = 0; k < n; k++) {
+        const int err = vmaf_fex_emit(fex, names[k], values[k], index);
+        if (err) return err;
+    }
+    return 0;
+}
+
 unsigned vmaf_fex_planes_luma(const VmafFex *fex)
 {
     (void)fex;

@@ -138,6 +138,10 @@ struct VmafFex {
  */
 int vmaf_fex_emit(VmafFex *fex, const char *name, double value, unsigned index);
 
+/** vmaf_fex_emit() of values[k] under names[k], k < n, in order; the first error. */
+int vmaf_fex_emit_list(VmafFex *fex, const char *const *names, const double *values,
+                       unsigned n, unsigned index);
+
 /** VmafFeatureExtractor.planes of the metrics that read the luma plane alone. */
 unsigned vmaf_fex_planes_luma(const VmafFex *fex);
 

@@ -12,10 +12,5 @@ int adm_scores_emit(VmafFex *fex, const char *const names[ADM_OUT_COUNT], const 
         sc->num_scale[0], sc->den_scale[0], sc->num_scale[1], sc->den_scale[1],
         sc->num_scale[2], sc->den_scale[2], sc->num_scale[3], sc->den_scale[3],
     };
-    const int n = debug ? ADM_OUT_COUNT : ADM_OUT_SCORES;
-    for (int k = 0; k < n; k++) {
-        const int err = vmaf_fex_emit(fex, names[k], v[k], index);
-        if (err < 0) return err;
-    }
-    return 0;
+    return vmaf_fex_emit_list(fex, names, v, debug ? ADM_OUT_COUNT : ADM_OUT_SCORES, index);
 }

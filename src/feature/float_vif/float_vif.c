@@ -250,6 +250,15 @@ void vif_pool(const float num[VIF_NUM_SCALES], const float den[VIF_NUM_SCALES],
     }
 }
 
+int vif_emit(VmafFex *fex, const float num[VIF_NUM_SCALES], const float den[VIF_NUM_SCALES],
+             unsigned scale_start, const double min_val[3], bool debug, unsigned index)
+{
+    double out[VIF_OUT_COUNT];
+    vif_pool(num, den, scale_start, min_val, out);
+    return vmaf_fex_emit_list(fex, vif_output_names, out, debug ? VIF_OUT_COUNT : VIF_OUT_SCALES,
+                              index);
+}
+
 /* ---- CPU reference ---- */
 
 static float *alloc_floats(size_t n)
@@ -560,7 +569,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
                    unsigned index)
 {
     VifState *s = fex->priv;
-    int err = 0;
 
     if (ref->w[0] != s->w || ref->h[0] != s->h || dist->w[0] != s->w ||
         dist->h[0] != s->h || ref->bpc != s->bpc || dist->bpc != s->bpc) {
@@ -590,13 +598,7 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     for (int sc = (int)s->scale_start; sc < VIF_NUM_SCALES; sc++)
         scale_sums(s, sc, &num[sc], &den[sc]);
 
-    double out[VIF_OUT_COUNT];
-    vif_pool(num, den, s->scale_start, s->min_val, out);
-
-    const int n_out = s->debug ? VIF_OUT_COUNT : VIF_OUT_SCALES;
-    for (int i = 0; i < n_out && !err; i++)
-        err = vmaf_fex_emit(fex, vif_output_names[i], out[i], index);
-    return err;
+    return vif_emit(fex, num, den, s->scale_start, s->min_val, s->debug, index);
 }
 
 static void close_fex(VmafFex *fex)

@@ -292,13 +292,7 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
         num[sc] = tn;
         den[sc] = td;
     }
-    double out[VIF_OUT_COUNT];
-    vif_pool(num, den, g->scale_start, g->min_val, out);
-    const int n_out = g->debug ? VIF_OUT_COUNT : VIF_OUT_SCALES;
-    int err = 0;
-    for (int i = 0; i < n_out && !err; i++)
-        err = vmaf_fex_emit(fex, vif_output_names[i], out[i], fr->index);
-    return err;
+    return vif_emit(fex, num, den, g->scale_start, g->min_val, g->debug, fr->index);
 }
 
 const VmafFexTwin vmaf_fex_float_vif_cuda = {

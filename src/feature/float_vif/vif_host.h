@@ -91,4 +91,13 @@ void vif_pool(const float num[VIF_NUM_SCALES], const float den[VIF_NUM_SCALES],
               unsigned scale_start, const double min_val[3],
               double out[VIF_OUT_COUNT]);
 
+typedef struct VmafFex VmafFex;
+
+/**
+ * vif_pool(), then emit frame `index`'s outputs (the four scale scores, and
+ * the debug ones with debug). Every backend concludes here.
+ */
+int vif_emit(VmafFex *fex, const float num[VIF_NUM_SCALES], const float den[VIF_NUM_SCALES],
+             unsigned scale_start, const double min_val[3], bool debug, unsigned index);
+
 #endif

@@ -142,6 +142,15 @@ void ivif_conclude(const IvifAccum acc[IVIF_NUM_SCALES], bool skip_scale0,
     }
 }
 
+int ivif_emit(VmafFex *fex, const IvifAccum acc[IVIF_NUM_SCALES], bool skip_scale0, bool debug,
+              unsigned index)
+{
+    double out[IVIF_OUT_COUNT];
+    ivif_conclude(acc, skip_scale0, out);
+    return vmaf_fex_emit_list(fex, ivif_output_names, out,
+                              debug ? IVIF_OUT_COUNT : IVIF_OUT_SCALES, index);
+}
+
 /* ---- CPU ---- */
 
 static void free_state(IvifState *s)
@@ -312,7 +321,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
                    unsigned index)
 {
     IvifState *s = fex->priv;
-    int err = 0;
 
     if (ref->w[0] != s->w || ref->h[0] != s->h || dist->w[0] != s->w ||
         dist->h[0] != s->h || ref->bpc != s->bpc || dist->bpc != s->bpc) {
@@ -330,12 +338,7 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
             scale_sums(s, ref, dist, sc, &acc[sc]);
     }
 
-    double out[IVIF_OUT_COUNT];
-    ivif_conclude(acc, s->vif_skip_scale0, out);
-    const int n_out = s->debug ? IVIF_OUT_COUNT : IVIF_OUT_SCALES;
-    for (int i = 0; i < n_out && !err; i++)
-        err = vmaf_fex_emit(fex, ivif_output_names[i], out[i], index);
-    return err;
+    return ivif_emit(fex, acc, s->vif_skip_scale0, s->debug, index);
 }
 
 static void close_fex(VmafFex *fex)

@@ -191,13 +191,7 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
                                .num_non_log = a[IVIF_ACC_NUM_NON_LOG],
                                .den_non_log = a[IVIF_ACC_DEN_NON_LOG] };
     }
-    double out[IVIF_OUT_COUNT];
-    ivif_conclude(acc, g->skip0, out);
-    const int n_out = g->debug ? IVIF_OUT_COUNT : IVIF_OUT_SCALES;
-    int err = 0;
-    for (int i = 0; i < n_out && !err; i++)
-        err = vmaf_fex_emit(fex, ivif_output_names[i], out[i], fr->index);
-    return err;
+    return ivif_emit(fex, acc, g->skip0, g->debug, fr->index);
 }
 
 const VmafFexTwin vmaf_fex_integer_vif_cuda = {

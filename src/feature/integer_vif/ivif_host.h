@@ -34,4 +34,13 @@ extern const char *const ivif_output_names[IVIF_OUT_COUNT];
 void ivif_conclude(const IvifAccum acc[IVIF_NUM_SCALES], bool skip_scale0,
                    double out[IVIF_OUT_COUNT]);
 
+typedef struct VmafFex VmafFex;
+
+/**
+ * ivif_conclude(), then emit frame `index`'s outputs (the four scale scores,
+ * and the debug ones with debug). Every backend concludes here.
+ */
+int ivif_emit(VmafFex *fex, const IvifAccum acc[IVIF_NUM_SCALES], bool skip_scale0, bool debug,
+              unsigned index);
+
 #endif
