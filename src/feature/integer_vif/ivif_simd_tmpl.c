@@ -1,0 +1,446 @@
+/*
+ * The integer VIF SIMD kernels, written once for every vector width: the
+ * vertical and horizontal filters and the statistic fused per row, the
+ * statistic alone, the filter alone (for tests) and the decimation.
+ * Included by ivif_avx2.c (8 lanes) and ivif_avx512.c (16 lanes), which
+ * first define the vector layer this file uses: the types V (LANES 32-bit
+ * lanes), M (a lane mask) and VD (doubles, egl broadcast), the function
+ * attribute TGT, ISA(name) for the exported names, VERT_PASSES (1, or 2
+ * where 16 registers cannot hold a column block's 16 accumulators), and the
+ * v_*, m_*, store_* and statistic primitives.
+ *
+ * Why the bits are the reference's:
+ * - Filters. Every filter sum is an integer sum of products below 2^32 (or,
+ *   for the 48-bit moment sums, two such sums over the 16-bit halves of the
+ *   products; see ivif_dsp.c), so any grouping and any lane order is exact
+ *   modulo 2^32, where the reference's results live. vpmaddwd multiplies
+ *   signed 16-bit pairs, so unsigned 16-bit values v are fed as v - 32768
+ *   (v ^ 0x8000): a filter whose coefficients sum to 65536 then returns
+ *   S - 2^31, and S = that ^ 0x80000000. A coefficient must be < 32768:
+ *   the 3-tap filter's centre (43728) is split into two halves.
+ * - The statistic: the integer steps are the reference's, lane by lane, and
+ *   its sums are integer (any grouping is exact). The double steps are the
+ *   same IEEE operations, each rounded (the build's -ffp-contract=off keeps
+ *   the multiplies and subtractions apart where the target has FMA);
+ *   truncation to int32 gives INT32_MIN out of range exactly as
+ *   ivif_trunc_i32 models the scalar conversion, and min(g, egl) is
+ *   (g < egl ? g : egl). How floor(log2 v) is found differs per width (see
+ *   each file); lanes outside a branch add nothing to the sums.
+ * - The horizontal pass computes even and odd columns in separate vectors;
+ *   the statistic's sums do not depend on pixel order.
+ */
+
+#define CENTRE 0x8000
+
+/* stat calls between flushes of the 32-bit lane sums: a lane then holds at
+ * most this many terms, each below 2^17 (the log terms) or 1 (the count). */
+#define FLUSH_EVERY 4096
+
+/** A 32-bit lane holding the 16-bit pair (c0, c1), c0 in the low half. */
+static inline int32_t pair32(unsigned c0, unsigned c1)
+{
+    return (int32_t)((c0 & 0xffff) | ((c1 & 0xffff) << 16));
+}
+
+/**
+ * The horizontal filter as vpmaddwd pairs: pair i covers the taps at column
+ * offsets off[i] and off[i] + 1 with coefficients coef[i]. Returns the count.
+ * Every coefficient of the tables is below 32768 except the 3-tap centre,
+ * which is split: f0 v[-1] + (c/2) v[0] and (c - c/2) v[0] + f2 v[1].
+ */
+static int hpairs(const uint16_t *f, int fw, int off[IVIF_MAX_TAPS], int32_t coef[IVIF_MAX_TAPS])
+{
+    const int r = fw / 2;
+    if (fw == 3 && f[1] > 32767) {
+        off[0] = -1;
+        coef[0] = pair32(f[0], f[1] / 2u);
+        off[1] = 0;
+        coef[1] = pair32(f[1] - f[1] / 2u, f[2]);
+        return 2;
+    }
+    int n = 0;
+    for (int k = 0; k < fw; k += 2, n++) {
+        off[n] = k - r;
+        coef[n] = pair32(f[k], k + 1 < fw ? f[k + 1] : 0);
+    }
+    return n;
+}
+
+/* ---- The statistic on LANES lanes ---- */
+
+/** ivif_stat_pixel on every lane; lanes outside `valid` add nothing. */
+TGT static inline void stat_lanes(V mu1, V mu2, V xx, V yy, V xy, M valid, VD egl,
+                                  const uint16_t *table, StatAcc *a)
+{
+    const V zero = v_zero();
+    const V s1 = v_sub(xx, mul_round32(mu1, mu1));
+    const V s2 = v_max(v_sub(yy, mul_round32(mu2, mu2)), zero);
+    const V s12 = v_sub(xy, mul_round32(mu1, mu2));
+
+    const M is_log_all = m_cmpgt(s1, v_set1(IVIF_SIGMA_NSQ - 1));
+    const M is_log = m_and(is_log_all, valid);
+    /* Outside the log branch: sigma2^2 and a count. */
+    stat_non_log(a, m_andnot(is_log_all, valid), s2);
+    if (m_none(is_log))
+        return;
+
+    /* log2(nsq + s1) - 17, the sum formed in 32 bits as the reference adds two int32. */
+    const V dterm = v_sub(log2_u32(table, is_log, v_add(s1, v_set1(IVIF_SIGMA_NSQ))),
+                          v_set1(17 * IVIF_LOG2_ONE));
+    a->den_log = v_add_if(a->den_log, is_log, dterm);
+
+    const M is_num = m_and(is_log, m_and(m_cmpgt(s12, zero), m_cmpgt(s2, zero)));
+    if (m_none(is_num))
+        return;
+    /* log2(numerator) - log2(numer1): both below 2^17, and so is the difference. */
+    a->num_log = v_add_if(a->num_log, is_num, num_log_terms(s1, s2, s12, egl, is_num, table));
+}
+
+TGT void ISA(ivif_stat_row)(const IvifRow *in, int n, double egl, const uint16_t *log2_table,
+                            IvifAccum *acc)
+{
+    const VD eglv = vd_set1(egl);
+    StatAcc a = stat_start();
+    int j = 0, calls = 0;
+    for (; j + LANES <= n; j += LANES) {
+        stat_lanes(v_load(in->mu1 + j), v_load(in->mu2 + j), v_load(in->xx + j),
+                   v_load(in->yy + j), v_load(in->xy + j), m_all(), eglv, log2_table, &a);
+        if (++calls == FLUSH_EVERY) {
+            stat_flush(&a, acc);
+            calls = 0;
+        }
+    }
+    stat_flush(&a, acc);
+    for (; j < n; j++)
+        ivif_stat_pixel(in->mu1[j], in->mu2[j], in->xx[j], in->yy[j], in->xy[j], egl,
+                        log2_table, acc);
+}
+
+/* ---- Vertical pass ---- */
+
+/** Vertical pass over the 8-bit columns [0, w rounded down to LANES), into the centred halves. */
+TGT static void vert_u8(const IvifTaps *t, const IvifScratch *s)
+{
+    const int fw = t->fw, r = fw / 2, wv = t->w & ~(LANES - 1);
+    /* The reference's 8-bit moments are not shifted (round 0, shift 0). */
+    const V fc = v_set1((int32_t)t->f[r]);
+    const V mu_round = v_set1((int32_t)t->mu_round);
+    const __m128i mu_shift = _mm_cvtsi32_si128(t->mu_shift);
+    const V lo16 = v_set1(0xffff);
+    V fpair[IVIF_MAX_TAPS / 2], f32[IVIF_MAX_TAPS / 2];
+    for (int p = 0; p < r; p++) {
+        fpair[p] = v_set1(pair32(t->f[p], t->f[p]));
+        f32[p] = v_set1((int32_t)t->f[p]);
+    }
+
+    for (int j = 0; j < wv; j += LANES) {
+        /* Centre tap: (x, 0) pairs. */
+        V px = v_u8_to_32((const uint8_t *)t->ref[r] + j);
+        V py = v_u8_to_32((const uint8_t *)t->dis[r] + j);
+        V m1 = v_mullo32(px, fc), m2 = v_mullo32(py, fc);
+        V sxx = v_mullo32(v_madd16(px, px), fc);
+        V syy = v_mullo32(v_madd16(py, py), fc);
+        V sxy = v_mullo32(v_madd16(px, py), fc);
+        for (int p = 0; p < r; p++) {
+            px = v_pair_u8((const uint8_t *)t->ref[p] + j, (const uint8_t *)t->ref[fw - 1 - p] + j);
+            py = v_pair_u8((const uint8_t *)t->dis[p] + j, (const uint8_t *)t->dis[fw - 1 - p] + j);
+            m1 = v_add(m1, v_madd16(px, fpair[p]));
+            m2 = v_add(m2, v_madd16(py, fpair[p]));
+            sxx = v_add(sxx, v_mullo32(v_madd16(px, px), f32[p]));
+            syy = v_add(syy, v_mullo32(v_madd16(py, py), f32[p]));
+            sxy = v_add(sxy, v_mullo32(v_madd16(px, py), f32[p]));
+        }
+        m1 = v_srl(v_add(m1, mu_round), mu_shift);
+        m2 = v_srl(v_add(m2, mu_round), mu_shift);
+        store_centred(s->h[0] + j, v_and(m1, lo16));
+        store_centred(s->h[1] + j, v_and(m2, lo16));
+        store_centred(s->h[2] + j, v_and(sxx, lo16));
+        store_centred(s->h[3] + j, v_srli(sxx, 16));
+        store_centred(s->h[4] + j, v_and(syy, lo16));
+        store_centred(s->h[5] + j, v_srli(syy, 16));
+        store_centred(s->h[6] + j, v_and(sxy, lo16));
+        store_centred(s->h[7] + j, v_srli(sxy, 16));
+    }
+}
+
+/**
+ * A moment from its two centred half sums: S = 2^16 H + L, and the
+ * reference's (uint32)((S + round) >> shift) = (H << (16 - shift)) +
+ * ((L + round) >> shift) modulo 2^32. Returns the low and high 16 bits.
+ */
+TGT static inline void moment_halves(V lc, V hc, V round, __m128i shift, __m128i inv_shift,
+                                     V *lo, V *hi)
+{
+    const V top = v_set1(INT32_MIN);
+    const V l = v_xor(lc, top), h = v_xor(hc, top);
+    const V q = v_add(v_sll(h, inv_shift), v_srl(v_add(l, round), shift));
+    *lo = v_and(q, v_set1(0xffff));
+    *hi = v_srli(q, 16);
+}
+
+/** A mean from its centred sum: (uint16)((S + round) >> shift). */
+TGT static inline V mean16(V mc, V round, __m128i shift)
+{
+    return v_and(v_srl(v_add(v_xor(mc, v_set1(INT32_MIN)), round), shift), v_set1(0xffff));
+}
+
+/** Vertical row pair of 16-bit channels (a, b), centred and interleaved for vpmaddwd. */
+TGT static inline void madd_pair(V a, V b, V coef, V *lo, V *hi)
+{
+    const V k = v_set1(pair32(CENTRE, CENTRE));
+    a = v_xor(a, k);
+    b = v_xor(b, k);
+    *lo = v_add(*lo, v_madd16(v_unpacklo16(a, b), coef));
+    *hi = v_add(*hi, v_madd16(v_unpackhi16(a, b), coef));
+}
+
+/**
+ * Vertical pass over the 16-bit columns [0, w rounded down to 2 LANES). Row
+ * pairs (p, fw-1-p) share a coefficient; the centre row is paired with
+ * itself and its coefficient split in two. The 16 accumulators of a column
+ * block (means, then the halves of xx, yy and xy) are filled in VERT_PASSES
+ * passes over the taps. Products' 16-bit halves come from vpmullw and
+ * vpmulhuw.
+ */
+TGT static void vert_u16(const IvifTaps *t, const IvifScratch *s)
+{
+    const int fw = t->fw, r = fw / 2, wv = t->w & ~(2 * LANES - 1);
+    const int n = r + 1;
+    int k1[IVIF_MAX_TAPS / 2 + 1], k2[IVIF_MAX_TAPS / 2 + 1];
+    V coef[IVIF_MAX_TAPS / 2 + 1];
+    for (int p = 0; p < r; p++) {
+        k1[p] = p;
+        k2[p] = fw - 1 - p;
+        coef[p] = v_set1(pair32(t->f[p], t->f[p]));
+    }
+    k1[r] = k2[r] = r;
+    coef[r] = v_set1(pair32(t->f[r] - t->f[r] / 2u, t->f[r] / 2u));
+
+    const V mu_round = v_set1((int32_t)t->mu_round);
+    const __m128i mu_shift = _mm_cvtsi32_si128(t->mu_shift);
+    const V sq_round = v_set1((int32_t)t->sq_round);
+    const __m128i sq_shift = _mm_cvtsi32_si128(t->sq_shift);
+    const __m128i sq_inv = _mm_cvtsi32_si128(16 - t->sq_shift);
+
+    for (int j = 0; j < wv; j += 2 * LANES) {
+        V a[8], b[8];
+        for (int c = 0; c < 8; c++)
+            a[c] = b[c] = v_zero();
+        for (int pass = 0; pass < VERT_PASSES; pass++) {
+            const int first = pass == 0, second = VERT_PASSES == 1 || pass == 1;
+            for (int p = 0; p < n; p++) {
+                const V x1 = v_load((const uint16_t *)t->ref[k1[p]] + j);
+                const V x2 = v_load((const uint16_t *)t->ref[k2[p]] + j);
+                const V y1 = v_load((const uint16_t *)t->dis[k1[p]] + j);
+                const V y2 = v_load((const uint16_t *)t->dis[k2[p]] + j);
+                if (first) {
+                    madd_pair(x1, x2, coef[p], &a[0], &b[0]);
+                    madd_pair(y1, y2, coef[p], &a[1], &b[1]);
+                    madd_pair(v_mullo16(x1, x1), v_mullo16(x2, x2), coef[p], &a[2], &b[2]);
+                    madd_pair(v_mulhi16u(x1, x1), v_mulhi16u(x2, x2), coef[p], &a[3], &b[3]);
+                }
+                if (second) {
+                    madd_pair(v_mullo16(y1, y1), v_mullo16(y2, y2), coef[p], &a[4], &b[4]);
+                    madd_pair(v_mulhi16u(y1, y1), v_mulhi16u(y2, y2), coef[p], &a[5], &b[5]);
+                    madd_pair(v_mullo16(x1, y1), v_mullo16(x2, y2), coef[p], &a[6], &b[6]);
+                    madd_pair(v_mulhi16u(x1, y1), v_mulhi16u(x2, y2), coef[p], &a[7], &b[7]);
+                }
+            }
+        }
+        store2_centred(s->h[0] + j, mean16(a[0], mu_round, mu_shift),
+                       mean16(b[0], mu_round, mu_shift));
+        store2_centred(s->h[1] + j, mean16(a[1], mu_round, mu_shift),
+                       mean16(b[1], mu_round, mu_shift));
+        for (int c = 0; c < 3; c++) {
+            V lo_a, hi_a, lo_b, hi_b;
+            moment_halves(a[2 + 2 * c], a[3 + 2 * c], sq_round, sq_shift, sq_inv, &lo_a, &hi_a);
+            moment_halves(b[2 + 2 * c], b[3 + 2 * c], sq_round, sq_shift, sq_inv, &lo_b, &hi_b);
+            store2_centred(s->h[2 + 2 * c] + j, lo_a, lo_b);
+            store2_centred(s->h[3 + 2 * c] + j, hi_a, hi_b);
+        }
+    }
+}
+
+/** Columns [from, w) of the vertical pass in plain C, and the reflect-101 padding. */
+static void vert_tail_and_pad(const IvifTaps *t, const IvifScratch *s, int from)
+{
+    const int w = t->w, r = t->fw / 2;
+    for (int j = from; j < w; j++) {
+        uint32_t v[5];
+        ivif_vert_column(t, j, v);
+        s->h[0][j] = (uint16_t)(v[0] ^ CENTRE);
+        s->h[1][j] = (uint16_t)(v[1] ^ CENTRE);
+        for (int c = 0; c < 3; c++) {
+            s->h[2 + 2 * c][j] = (uint16_t)((v[2 + c] & 0xffff) ^ CENTRE);
+            s->h[3 + 2 * c][j] = (uint16_t)((v[2 + c] >> 16) ^ CENTRE);
+        }
+    }
+    for (int c = 0; c < 8; c++) {
+        uint16_t *h = s->h[c];
+        for (int m = 1; m <= r; m++) {
+            h[-m] = h[m];
+            h[w - 1 + m] = h[w - 1 - m];
+        }
+    }
+}
+
+/** The vertical pass of row_sums into s->h, padded. */
+TGT static void vert_pass(const IvifTaps *t, const IvifScratch *s)
+{
+    if (t->u8) {
+        vert_u8(t, s);
+        vert_tail_and_pad(t, s, t->w & ~(LANES - 1));
+    } else {
+        vert_u16(t, s);
+        vert_tail_and_pad(t, s, t->w & ~(2 * LANES - 1));
+    }
+}
+
+/* ---- Horizontal pass and statistic ---- */
+
+/** One channel's horizontal sum for LANES columns (base, base+2, ...), decoded (S). */
+TGT static inline V hsum_channel(const uint16_t *h, int base, int np, const int *off,
+                                 const V *coef)
+{
+    V acc = v_madd16(v_load(h + base + off[0]), coef[0]);
+    for (int i = 1; i < np; i++)
+        acc = v_add(acc, v_madd16(v_load(h + base + off[i]), coef[i]));
+    return v_xor(acc, v_set1(INT32_MIN));
+}
+
+/** The reference's horizontal moment: H + ((L + 32768) >> 16). */
+TGT static inline V hmoment(V l, V h)
+{
+    return v_add(h, v_srli(v_add(l, v_set1(32768)), 16));
+}
+
+/** The five filtered values of LANES columns (base, base+2, ...). */
+TGT static inline void filter_lanes(const IvifScratch *s, int base, int np, const int *off,
+                                    const V *coef, V v[5])
+{
+    v[0] = hsum_channel(s->h[0], base, np, off, coef);
+    v[1] = hsum_channel(s->h[1], base, np, off, coef);
+    v[2] = hmoment(hsum_channel(s->h[2], base, np, off, coef),
+                   hsum_channel(s->h[3], base, np, off, coef));
+    v[3] = hmoment(hsum_channel(s->h[4], base, np, off, coef),
+                   hsum_channel(s->h[5], base, np, off, coef));
+    v[4] = hmoment(hsum_channel(s->h[6], base, np, off, coef),
+                   hsum_channel(s->h[7], base, np, off, coef));
+}
+
+/** The horizontal filter's pairs as vectors; their count. */
+TGT static inline int hcoef(const uint16_t *f, int fw, int off[IVIF_MAX_TAPS], V coef[IVIF_MAX_TAPS])
+{
+    int32_t c32[IVIF_MAX_TAPS];
+    const int np = hpairs(f, fw, off, c32);
+    for (int i = 0; i < np; i++)
+        coef[i] = v_set1(c32[i]);
+    return np;
+}
+
+TGT void ISA(ivif_filter_row)(const IvifTaps *t, const IvifScratch *s, const IvifRow *out)
+{
+    const int w = t->w;
+    vert_pass(t, s);
+    int off[IVIF_MAX_TAPS];
+    V coef[IVIF_MAX_TAPS];
+    const int np = hcoef(t->f, t->fw, off, coef);
+    uint32_t *dst[5] = { out->mu1, out->mu2, out->xx, out->yy, out->xy };
+    for (int j = 0; j < w; j += 2 * LANES) {
+        V e[5], o[5];
+        filter_lanes(s, j, np, off, coef, e);
+        filter_lanes(s, j + 1, np, off, coef, o);
+        const int n = w - j < 2 * LANES ? w - j : 2 * LANES;
+        for (int c = 0; c < 5; c++) {
+            uint32_t tmp[2 * LANES];
+            store_interleaved(tmp, e[c], o[c]);     /* even and odd columns back in order */
+            memcpy(dst[c] + j, tmp, (size_t)n * sizeof(uint32_t));
+        }
+    }
+}
+
+TGT void ISA(ivif_row_sums)(const IvifTaps *t, const IvifScratch *s, double egl,
+                            const uint16_t *log2_table, IvifAccum *acc)
+{
+    const int w = t->w;
+    vert_pass(t, s);
+    int off[IVIF_MAX_TAPS];
+    V coef[IVIF_MAX_TAPS];
+    const int np = hcoef(t->f, t->fw, off, coef);
+    const VD eglv = vd_set1(egl);
+    StatAcc a = stat_start();
+    int calls = 0;
+    for (int j = 0; j < w; j += 2 * LANES) {
+        for (int phase = 0; phase < 2; phase++) {
+            V v[5];
+            filter_lanes(s, j + phase, np, off, coef, v);
+            stat_lanes(v[0], v[1], v[2], v[3], v[4], m_even_below(w, j + phase), eglv,
+                       log2_table, &a);
+            if (++calls == FLUSH_EVERY) {
+                stat_flush(&a, acc);
+                calls = 0;
+            }
+        }
+    }
+    stat_flush(&a, acc);
+}
+
+/* ---- Decimation ---- */
+
+TGT void ISA(ivif_decimate_row)(const IvifTaps *t, const IvifScratch *s, uint16_t *out)
+{
+    const int fw = t->fw, r = fw / 2, w = t->w;
+    uint16_t *h = s->h[0];
+    const V mu_round = v_set1((int32_t)t->mu_round);
+    const __m128i mu_shift = _mm_cvtsi32_si128(t->mu_shift);
+    int done;
+
+    if (t->u8) {
+        const V fc = v_set1((int32_t)t->f[r]);
+        V fpair[IVIF_MAX_TAPS / 2];
+        for (int p = 0; p < r; p++)
+            fpair[p] = v_set1(pair32(t->f[p], t->f[p]));
+        done = w & ~(LANES - 1);
+        for (int j = 0; j < done; j += LANES) {
+            V m = v_mullo32(fc, v_u8_to_32((const uint8_t *)t->ref[r] + j));
+            for (int p = 0; p < r; p++)
+                m = v_add(m, v_madd16(v_pair_u8((const uint8_t *)t->ref[p] + j,
+                                                (const uint8_t *)t->ref[fw - 1 - p] + j),
+                                      fpair[p]));
+            store_centred(h + j, v_and(v_srl(v_add(m, mu_round), mu_shift), v_set1(0xffff)));
+        }
+    } else {
+        V coef[IVIF_MAX_TAPS / 2 + 1];
+        for (int p = 0; p < r; p++)
+            coef[p] = v_set1(pair32(t->f[p], t->f[p]));
+        coef[r] = v_set1(pair32(t->f[r] - t->f[r] / 2u, t->f[r] / 2u));
+        done = w & ~(2 * LANES - 1);
+        for (int j = 0; j < done; j += 2 * LANES) {
+            V lo = v_zero(), hi = v_zero();
+            for (int p = 0; p <= r; p++)
+                madd_pair(v_load((const uint16_t *)t->ref[p] + j),
+                          v_load((const uint16_t *)t->ref[fw - 1 - p] + j), coef[p], &lo, &hi);
+            store2_centred(h + j, mean16(lo, mu_round, mu_shift), mean16(hi, mu_round, mu_shift));
+        }
+    }
+    for (int j = done; j < w; j++)
+        h[j] = (uint16_t)(ivif_vert_mu_column(t, j) ^ CENTRE);
+    for (int m = 1; m <= r; m++) {
+        h[-m] = h[m];
+        h[w - 1 + m] = h[w - 1 - m];
+    }
+
+    /* Horizontal taps at the even columns: output j reads h[2j - r ...]. */
+    int off[IVIF_MAX_TAPS];
+    V coef[IVIF_MAX_TAPS];
+    const int np = hcoef(t->f, fw, off, coef);
+    const int n = w / 2, nv = n & ~(LANES - 1);
+    for (int j = 0; j < nv; j += LANES)
+        store_u16(out + j, v_srli(v_add(hsum_channel(h, 2 * j, np, off, coef), v_set1(32768)), 16));
+    for (int j = nv; j < n; j++) {
+        uint32_t m = 0;
+        for (int k = 0; k < fw; k++)
+            m += t->f[k] * (uint32_t)(h[2 * j - r + k] ^ CENTRE);
+        out[j] = (uint16_t)((m + 32768) >> 16);
+    }
+}
