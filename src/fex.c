@@ -120,8 +120,25 @@ void vmaf_fex_destroy(VmafFex *fex)
     if (fex->twin) twin_release(fex);
     else if (fex->desc->close) fex->desc->close(fex);
     vmaf_dict_free(&fex->names);
+    free(fex->share_key);
     free(fex->priv);
     free(fex);
+}
+
+VmafFex *vmaf_fex_share_find(const VmafFex *fex, const char *key)
+{
+    for (unsigned i = 0; i < fex->env.n_siblings; i++) {
+        VmafFex *s = fex->env.siblings[i];
+        if (s && s->desc == fex->desc && s->share_key && !strcmp(s->share_key, key)) return s;
+    }
+    return NULL;
+}
+
+int vmaf_fex_share_lead(VmafFex *fex, const char *key)
+{
+    free(fex->share_key);
+    fex->share_key = strdup(key);
+    return fex->share_key ? 0 : -ENOMEM;
 }
 
 int vmaf_fex_emit(VmafFex *fex, const char *name, double value, unsigned index)

@@ -426,11 +426,12 @@ static int create_instances(VmafContext *vmaf, VmafFex ***out, bool temporal,
 {
     VmafFex **inst = calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(*inst));
     if (!inst) return -ENOMEM;
-    const VmafFexEnv env = { .division = vmaf->division };
     int err = 0;
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
         const Registration *r = &vmaf->reg[i];
         if (r->gpu || (on_caller(r) ? !temporal : !non_temporal)) continue;
+        /* The instances before this one in the set may lead a shared pass. */
+        const VmafFexEnv env = { .division = vmaf->division, .siblings = inst, .n_siblings = i };
         err = vmaf_fex_create(&inst[i], r->desc, r->opts, &env, vmaf->fc, i);
         if (err) goto fail;
         err = vmaf_fex_init(inst[i], vmaf->pix_fmt, vmaf->bpc, vmaf->w, vmaf->h);

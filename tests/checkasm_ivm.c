@@ -186,12 +186,41 @@ static void test_vif_rows(const uint16_t *table, int levels)
                     /* Images above scale 0 are 16-bit means; scale 0 holds bpc-bit samples. */
                     const unsigned data_bpc = sc == 0 ? bpc : 16;
                     vif_rows_fill(&rows, &t, data_bpc, (enum Kind)kind);
-                    const double egl = egls[rnd_below(4)];
-                    IvifAccum acc[4];
-                    for (int l = 0; l < levels; l++) {
-                        acc[l] = (IvifAccum){ 0, 0, 0, 0 };
-                        dsp[l].row_sums(&t, &scr[l], egl, table, &acc[l]);
+                    /* 1 to 4 gain limits in one pass: each limit's sums must be
+                     * the C reference's for that limit alone. */
+                    IvifGainLimits gl = { .n = 1 + (int)rnd_below(IVIF_MAX_GAIN_LIMITS) };
+                    const int first = (int)rnd_below(4);
+                    for (int e = 0; e < gl.n; e++)
+                        gl.v[e] = egls[(first + e) % 4];
+                    IvifAccum single[IVIF_MAX_GAIN_LIMITS];
+                    for (int e = 0; e < gl.n; e++) {
+                        const IvifGainLimits one = { .v = { gl.v[e] }, .n = 1 };
+                        single[e] = (IvifAccum){ 0, 0, 0, 0 };
+                        dsp[0].row_sums(&t, &scr[0], &one, table, &single[e]);
                     }
+                    IvifAccum multi[4][IVIF_MAX_GAIN_LIMITS];
+                    for (int l = 0; l < levels; l++) {
+                        for (int e = 0; e < gl.n; e++)
+                            multi[l][e] = (IvifAccum){ 0, 0, 0, 0 };
+                        dsp[l].row_sums(&t, &scr[l], &gl, table, multi[l]);
+                    }
+                    IvifAccum acc[4];
+                    for (int l = 0; l < levels; l++)
+                        acc[l] = multi[l][0];
+                    for (int l = 0; l < levels; l++) {
+                        for (int e = 0; e < gl.n; e++) {
+                            checks++;
+                            if (!accum_eq(&single[e], &multi[l][e])) {
+                                char msg[160];
+                                snprintf(msg, sizeof(msg), "vif row_sums level %d: %d gain limits, "
+                                         "limit %d (%g) differs from its own pass: scale %d bpc "
+                                         "%u w %d %s", l, gl.n, e, gl.v[e], sc, bpc, w,
+                                         kind_name[kind]);
+                                fail(msg);
+                            }
+                        }
+                    }
+                    const double egl = gl.v[0];
                     /* Every pixel's five filtered values. */
                     for (int l = 0; l < levels; l++)
                         dsp[l].filter_row(&t, &scr[l], &out[l]);
@@ -304,24 +333,36 @@ static void test_vif_stat(const uint16_t *table)
             row.xy[j] = (uint32_t)s12 + ivif_mul_round32(m1, m2);
         }
         const int n = iter < 100 ? iter % 40 : N;
-        const double egl = egls[iter % 4];
-        IvifAccum a = { 0, 0, 0, 0 }, b = { 0, 0, 0, 0 }, c = { 0, 0, 0, 0 };
-        ivif_stat_row_c(&row, n, egl, table, &a);
-        ivif_stat_row_avx2(&row, n, egl, table, &b);
-        checks++;
-        if (!accum_eq(&a, &b)) {
-            char msg[128];
-            snprintf(msg, sizeof(msg), "vif stat_row avx2: iteration %d mode %d n %d", iter, mode, n);
-            fail(msg);
+        /* 1 to 4 gain limits at once; each against the C reference alone. */
+        IvifGainLimits gl = { .n = 1 + iter % IVIF_MAX_GAIN_LIMITS };
+        for (int e = 0; e < gl.n; e++)
+            gl.v[e] = egls[(iter + e) % 4];
+        IvifAccum a[IVIF_MAX_GAIN_LIMITS], b[IVIF_MAX_GAIN_LIMITS], c[IVIF_MAX_GAIN_LIMITS];
+        for (int e = 0; e < gl.n; e++) {
+            const IvifGainLimits one = { .v = { gl.v[e] }, .n = 1 };
+            a[e] = b[e] = c[e] = (IvifAccum){ 0, 0, 0, 0 };
+            ivif_stat_row_c(&row, n, &one, table, &a[e]);
         }
-        if (ivif_cpu_has_avx512()) {
-            ivif_stat_row_avx512(&row, n, egl, table, &c);
+        ivif_stat_row_avx2(&row, n, &gl, table, b);
+        const int avx512 = ivif_cpu_has_avx512();
+        if (avx512)
+            ivif_stat_row_avx512(&row, n, &gl, table, c);
+        for (int e = 0; e < gl.n; e++) {
             checks++;
-            if (!accum_eq(&a, &c)) {
+            if (!accum_eq(&a[e], &b[e])) {
                 char msg[128];
-                snprintf(msg, sizeof(msg), "vif stat_row avx512: iteration %d mode %d n %d",
-                         iter, mode, n);
+                snprintf(msg, sizeof(msg), "vif stat_row avx2: iteration %d mode %d n %d limit %d",
+                         iter, mode, n, e);
                 fail(msg);
+            }
+            if (avx512) {
+                checks++;
+                if (!accum_eq(&a[e], &c[e])) {
+                    char msg[128];
+                    snprintf(msg, sizeof(msg), "vif stat_row avx512: iteration %d mode %d n %d "
+                             "limit %d", iter, mode, n, e);
+                    fail(msg);
+                }
             }
         }
     }
@@ -435,22 +476,27 @@ static void bench(const uint16_t *table, int levels)
         ivif_dsp_init_level(&dsp, l);
         IvifTaps t;
         vif_setup(&t, 0, 0, 8, W);
-        IvifAccum acc = { 0, 0, 0, 0 };
+        IvifAccum acc[2] = { { 0, 0, 0, 0 }, { 0, 0, 0, 0 } };
         const int reps = l == 0 ? 1 : 5;
-        double t0 = now();
-        for (int rep = 0; rep < reps; rep++)
-            for (int i = 0; i < H; i++) {
-                for (int k = 0; k < t.fw; k++) {
-                    const int ii = ivif_reflect(i - t.fw / 2 + k, H);
-                    t.ref[k] = ref + (size_t)ii * W;
-                    t.dis[k] = dis + (size_t)ii * W;
+        double ms_sums[2];
+        for (int n_egl = 1; n_egl <= 2; n_egl++) {
+            /* One gain limit (VMAF), and two (VMAF and VMAF NEG in one pass). */
+            const IvifGainLimits gl = { .v = { 100.0, 1.0 }, .n = n_egl };
+            double t0 = now();
+            for (int rep = 0; rep < reps; rep++)
+                for (int i = 0; i < H; i++) {
+                    for (int k = 0; k < t.fw; k++) {
+                        const int ii = ivif_reflect(i - t.fw / 2 + k, H);
+                        t.ref[k] = ref + (size_t)ii * W;
+                        t.dis[k] = dis + (size_t)ii * W;
+                    }
+                    dsp.row_sums(&t, &scr, &gl, table, acc);
                 }
-                dsp.row_sums(&t, &scr, 100.0, table, &acc);
-            }
-        const double ms_sums = (now() - t0) * 1e3 / reps;
+            ms_sums[n_egl - 1] = (now() - t0) * 1e3 / reps;
+        }
         IvifTaps d;
         vif_setup(&d, 0, 1, 8, W);
-        t0 = now();
+        double t0 = now();
         for (int rep = 0; rep < reps; rep++)
             for (int i = 0; i < H / 2; i++) {
                 for (int k = 0; k < d.fw; k++)
@@ -458,8 +504,8 @@ static void bench(const uint16_t *table, int levels)
                 dsp.decimate_row(&d, &scr, out);
             }
         const double ms_dec = (now() - t0) * 1e3 / reps;
-        printf("vif %-5s 1080p scale 0 row sums %7.2f ms, one decimation %6.2f ms\n", lname[l],
-               ms_sums, ms_dec);
+        printf("vif %-5s 1080p scale 0 row sums %7.2f ms (two gain limits %7.2f ms), one "
+               "decimation %6.2f ms\n", lname[l], ms_sums[0], ms_sums[1], ms_dec);
     }
     ImotionScratch ms;
     if (imotion_scratch_alloc(&ms, W))

@@ -33,6 +33,12 @@ typedef struct VmafFexEnv {
     enum ExactvmafDivision division;
     /** The context's GPU frame pipeline when it computes on a GPU, else NULL. */
     struct VmafGpu *gpu;
+    /**
+     * CPU instances made before this one in the same set (one worker's, or
+     * the calling thread's), for vmaf_fex_share_find(); none elsewhere.
+     */
+    VmafFex *const *siblings;
+    unsigned n_siblings;
 } VmafFexEnv;
 
 /** A twin's init returns this (> 0) to leave an instance to the CPU path. */
@@ -129,7 +135,22 @@ struct VmafFex {
     unsigned emit_seq;      /**< emissions so far in this call */
     const VmafFexTwin *twin; /**< the backend computing this instance; NULL: CPU */
     void *twin_priv;        /**< the twin's own state */
+    char *share_key;        /**< vmaf_fex_share_lead()'s key, or NULL */
 };
+
+/*
+ * Sharing a pass on the CPU. Instances of one extractor whose options differ
+ * only in what one pass can compute for several at once (the gain limits of
+ * VMAF and VMAF NEG) share it: `key` names everything else. In its init an
+ * instance looks for a leader among the instances made before it in its
+ * set; it then follows it (keeps the leader, tells it what to compute, and
+ * emits from what the leader left for the frame: instances run in
+ * registration order, so the leader's extract has run), or leads itself.
+ */
+/** The instance of this set leading a pass under `key`, or NULL. */
+VmafFex *vmaf_fex_share_find(const VmafFex *fex, const char *key);
+/** This instance leads a pass under `key` (found by later instances). @return 0 or -ENOMEM. */
+int vmaf_fex_share_lead(VmafFex *fex, const char *key);
 
 /**
  * Store one output value for frame `index`. `name` is the extractor's

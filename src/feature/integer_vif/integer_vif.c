@@ -39,6 +39,14 @@ typedef struct IvifState {
     uint16_t *img[IVIF_NUM_SCALES][2];   /**< scales 1..3, ref and dis; sw[s] per row */
     IvifScratch scratch;
     IvifDsp dsp;
+
+    /* A shared pass (vmaf_fex_share_find): a leader computes every gain
+     * limit of gl, its own first, and keeps the frame's sums for its
+     * followers; a follower only emits from its limit's sums. */
+    IvifGainLimits gl;
+    IvifAccum acc[IVIF_NUM_SCALES][IVIF_MAX_GAIN_LIMITS];
+    const struct IvifState *leader;
+    int limit;                  /**< this instance's index in its leader's gl */
 } IvifState;
 
 static const VmafOption options[] = {
@@ -191,6 +199,30 @@ static int check_geometry(const IvifState *s)
     return 0;
 }
 
+/*
+ * Join a leader's pass (everything but vif_enhn_gain_limit alike, room for
+ * one more limit), or lead one. Returns 1 when following.
+ */
+static int share(VmafFex *fex, IvifState *s)
+{
+    const char *key = s->vif_skip_scale0 ? "skip_scale0" : "all scales";
+    VmafFex *lf = vmaf_fex_share_find(fex, key);
+    IvifState *l = lf ? lf->priv : NULL;
+    s->gl.v[0] = s->vif_enhn_gain_limit;
+    s->gl.n = 1;
+    if (l) {
+        int e = 0;
+        while (e < l->gl.n && l->gl.v[e] != s->vif_enhn_gain_limit) e++;
+        if (e < IVIF_MAX_GAIN_LIMITS) {
+            if (e == l->gl.n) l->gl.v[l->gl.n++] = s->vif_enhn_gain_limit;
+            s->leader = l;
+            s->limit = e;
+            return 1;
+        }
+    }
+    return vmaf_fex_share_lead(fex, key) ? -ENOMEM : 0;
+}
+
 static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                 unsigned w, unsigned h)
 {
@@ -218,6 +250,10 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     }
     if (check_geometry(s))
         return -EINVAL;
+    err = share(fex, s);
+    if (err)
+        return err < 0 ? err : 0;   /* a follower computes nothing itself */
+    err = -ENOMEM;
 
     static const uint16_t table[IVIF_NUM_SCALES][IVIF_MAX_TAPS] = IVIF_FILTER_TABLE;
     for (int sc = 0; sc < IVIF_NUM_SCALES; sc++)
@@ -299,21 +335,22 @@ static void decimate(IvifState *s, const VmafPicture *ref, const VmafPicture *di
     }
 }
 
-/** The four sums of scale sc. */
-static void scale_sums(IvifState *s, const VmafPicture *ref, const VmafPicture *dis, int sc,
-                       IvifAccum *acc)
+/** The four sums of scale sc under each gain limit, into s->acc[sc]. */
+static void scale_sums(IvifState *s, const VmafPicture *ref, const VmafPicture *dis, int sc)
 {
     IvifTaps t;
     taps_setup(s, sc, sc, &t);
     const int r = t.fw / 2, h = s->sh[sc];
-    *acc = (IvifAccum){ 0, 0, 0, 0 };
+    IvifAccum *acc = s->acc[sc];
+    for (int e = 0; e < s->gl.n; e++)
+        acc[e] = (IvifAccum){ 0, 0, 0, 0 };
     for (int i = 0; i < h; i++) {
         for (int k = 0; k < t.fw; k++) {
             const int ii = ivif_reflect(i - r + k, h);
             t.ref[k] = plane_row(s, ref, sc, 0, ii);
             t.dis[k] = plane_row(s, dis, sc, 1, ii);
         }
-        s->dsp.row_sums(&t, &s->scratch, s->vif_enhn_gain_limit, s->log2_table, acc);
+        s->dsp.row_sums(&t, &s->scratch, &s->gl, s->log2_table, acc);
     }
 }
 
@@ -321,6 +358,14 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
                    unsigned index)
 {
     IvifState *s = fex->priv;
+    IvifAccum acc[IVIF_NUM_SCALES] = { { 0, 0, 0, 0 } };
+
+    /* A follower: its leader ran first on this frame and left the sums. */
+    if (s->leader) {
+        for (int sc = s->leader->scale_start; sc < IVIF_NUM_SCALES; sc++)
+            acc[sc] = s->leader->acc[sc][s->limit];
+        return ivif_emit(fex, acc, s->vif_skip_scale0, s->debug, index);
+    }
 
     if (ref->w[0] != s->w || ref->h[0] != s->h || dist->w[0] != s->w ||
         dist->h[0] != s->h || ref->bpc != s->bpc || dist->bpc != s->bpc) {
@@ -330,14 +375,14 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
         return -EINVAL;
     }
 
-    IvifAccum acc[IVIF_NUM_SCALES] = { { 0, 0, 0, 0 } };
     for (int sc = 0; sc < IVIF_NUM_SCALES; sc++) {
         if (sc > 0)
             decimate(s, ref, dist, sc);
-        if (sc >= s->scale_start)
-            scale_sums(s, ref, dist, sc, &acc[sc]);
+        if (sc >= s->scale_start) {
+            scale_sums(s, ref, dist, sc);
+            acc[sc] = s->acc[sc][0];
+        }
     }
-
     return ivif_emit(fex, acc, s->vif_skip_scale0, s->debug, index);
 }
 

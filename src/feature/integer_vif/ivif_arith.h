@@ -143,6 +143,15 @@ typedef struct IvifAccum {
     int64_t den_non_log;  /**< count of those pixels */
 } IvifAccum;
 
+/** Instances that differ only in vif_enhn_gain_limit share a pass, up to this many. */
+#define IVIF_MAX_GAIN_LIMITS 4
+
+/** The gain limits one pass serves (acc[e] for v[e]); passed to kernels by value. */
+typedef struct IvifGainLimits {
+    double v[IVIF_MAX_GAIN_LIMITS];
+    int n;
+} IvifGainLimits;
+
 /** What the gain-limited numerator term of a pixel needs (ivif_stat_common). */
 typedef struct IvifGain {
     double g;               /**< sigma12 / (sigma1_sq + eps), before the limit */

@@ -114,18 +114,17 @@ TGT static inline void store_interleaved(uint32_t *dst, V e, V o)
 
 /* ---- The statistic's particular steps ---- */
 
-typedef struct StatAcc {
-    __m256i num_log;      /**< 8 x int32, flushed before it can overflow */
-    __m256i den_log;      /**< 8 x int32, likewise */
+/** The sums every gain limit shares. */
+typedef struct StatCommon {
+    __m256i den_log;      /**< 8 x int32, flushed before it can overflow */
     __m256i count;        /**< 8 x int32, likewise */
     __m256i num_non_log;  /**< 4 x int64 */
-} StatAcc;
+} StatCommon;
 
-TGT static inline StatAcc stat_start(void)
+TGT static inline StatCommon stat_common_start(void)
 {
-    StatAcc a = { _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
-                  _mm256_setzero_si256() };
-    return a;
+    StatCommon c = { _mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256() };
+    return c;
 }
 
 TGT static inline int64_t hsum64(__m256i v)
@@ -140,23 +139,22 @@ TGT static inline int64_t hsum32(__m256i v)
                                    _mm256_cvtepi32_epi64(_mm256_extracti128_si256(v, 1))));
 }
 
-TGT static inline void stat_flush(StatAcc *a, IvifAccum *acc)
+TGT static inline void stat_common_flush(StatCommon *c, IvifAccum *acc)
 {
-    acc->num_log += hsum32(a->num_log);
-    acc->den_log += hsum32(a->den_log);
-    acc->den_non_log += hsum32(a->count);
-    acc->num_non_log += hsum64(a->num_non_log);
-    *a = stat_start();
+    acc->den_log += hsum32(c->den_log);
+    acc->den_non_log += hsum32(c->count);
+    acc->num_non_log += hsum64(c->num_non_log);
+    *c = stat_common_start();
 }
 
 /** sigma2^2 and a count for the lanes outside the log branch (m). */
-TGT static inline void stat_non_log(StatAcc *a, M m, V s2)
+TGT static inline void stat_non_log(StatCommon *c, M m, V s2)
 {
     const __m256i s2_nl = _mm256_and_si256(m, s2);
-    a->num_non_log = _mm256_add_epi64(a->num_non_log,
+    c->num_non_log = _mm256_add_epi64(c->num_non_log,
         _mm256_add_epi64(_mm256_cvtepu32_epi64(_mm256_castsi256_si128(s2_nl)),
                          _mm256_cvtepu32_epi64(_mm256_extracti128_si256(s2_nl, 1))));
-    a->count = _mm256_sub_epi32(a->count, m);
+    c->count = _mm256_sub_epi32(c->count, m);
 }
 
 /** ((uint64)a*b + 2^31) >> 32 in each 32-bit lane. */
@@ -206,44 +204,61 @@ TGT static inline __m128i low32(__m256i v)
         _mm256_permutevar8x32_epi32(v, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7)));
 }
 
-/**
- * The numerator's double steps for 4 lanes (int32 sigmas): numer1 =
- * max((int32)(s2 - g*s12), 0) + nsq, and for the 64-bit numerator
- * trunc(g*g*s1) + numer1 (exact in double) its table index (the top 15
- * mantissa bits under the leading one) and shift k = floor(log2) - 15.
- */
-TGT static inline void num_half(__m128i s1, __m128i s2, __m128i s12, __m256d egl,
-                                __m128i *numer1, __m128i *idx, __m128i *k)
-{
-    const __m256d s1d = _mm256_cvtepi32_pd(s1);
-    const __m256d s2d = _mm256_cvtepi32_pd(s2);
-    const __m256d s12d = _mm256_cvtepi32_pd(s12);
-    const __m256d eps = _mm256_set1_pd(65536 * 1.0e-10);
+/** The numerator's steps the gain limit does not change, per half of the lanes. */
+typedef struct NumPrep {
+    __m256d g[2];       /**< s12 / (s1 + eps), before the limit */
+    __m256d s1d[2];
+    __m256d n1d[2];     /**< numer1 as double (exact) */
+    V l1;               /**< log2(numer1) */
+} NumPrep;
 
-    __m256d g = _mm256_div_pd(s12d, _mm256_add_pd(s1d, eps));
-    __m128i sv = _mm256_cvttpd_epi32(_mm256_sub_pd(s2d, _mm256_mul_pd(g, s12d)));
-    sv = _mm_max_epi32(sv, _mm_setzero_si128());
-    g = _mm256_min_pd(g, egl);
-    *numer1 = _mm_add_epi32(sv, _mm_set1_epi32(IVIF_SIGMA_NSQ));
-    const __m256d prod = _mm256_mul_pd(_mm256_mul_pd(g, g), s1d);
-    const __m256d tr = _mm256_round_pd(prod, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-    const __m256i bits = _mm256_castpd_si256(_mm256_add_pd(tr, u32_to_pd(*numer1)));
-    /* The sign bit is 0 in valid lanes: the biased exponent is bits >> 52. */
-    *k = _mm_sub_epi32(low32(_mm256_srli_epi64(bits, 52)), _mm_set1_epi32(1023 + 15));
-    *idx = low32(_mm256_srli_epi64(bits, 37));
+/**
+ * numer1 = max((int32)(s2 - g*s12), 0) + nsq and g before the limit, in
+ * double per 4 lanes, and log2(numer1).
+ */
+TGT static inline void num_prep(V s1, V s2, V s12, M m, const uint16_t *table, NumPrep *p)
+{
+    const __m256d eps = _mm256_set1_pd(65536 * 1.0e-10);
+    __m128i n1[2];
+    for (int h = 0; h < 2; h++) {
+        const __m128i a = h ? _mm256_extracti128_si256(s1, 1) : _mm256_castsi256_si128(s1);
+        const __m128i b = h ? _mm256_extracti128_si256(s2, 1) : _mm256_castsi256_si128(s2);
+        const __m128i c = h ? _mm256_extracti128_si256(s12, 1) : _mm256_castsi256_si128(s12);
+        const __m256d s1d = _mm256_cvtepi32_pd(a), s2d = _mm256_cvtepi32_pd(b);
+        const __m256d s12d = _mm256_cvtepi32_pd(c);
+        const __m256d g = _mm256_div_pd(s12d, _mm256_add_pd(s1d, eps));
+        const __m128i sv = _mm_max_epi32(
+            _mm256_cvttpd_epi32(_mm256_sub_pd(s2d, _mm256_mul_pd(g, s12d))), _mm_setzero_si128());
+        n1[h] = _mm_add_epi32(sv, _mm_set1_epi32(IVIF_SIGMA_NSQ));
+        p->g[h] = g;
+        p->s1d[h] = s1d;
+        p->n1d[h] = u32_to_pd(n1[h]);
+    }
+    p->l1 = log2_u32(table, m, _mm256_set_m128i(n1[1], n1[0]));
 }
 
-/** log2(numerator) - log2(numer1) of every lane (those outside m: garbage). */
-TGT static inline V num_log_terms(V s1, V s2, V s12, VD egl, M m, const uint16_t *table)
+/**
+ * log2(numerator) - log2(numer1) of every lane under the limit egl (lanes
+ * outside m: garbage): the 64-bit numerator trunc(g*g*s1) + numer1 is
+ * exact in double, and its table index is the top 15 mantissa bits under
+ * the leading one, its shift k = floor(log2) - 15.
+ */
+TGT static inline V num_log_term(const NumPrep *p, VD egl, M m, const uint16_t *table)
 {
-    __m128i n1_lo, n1_hi, i_lo, i_hi, k_lo, k_hi;
-    num_half(_mm256_castsi256_si128(s1), _mm256_castsi256_si128(s2),
-             _mm256_castsi256_si128(s12), egl, &n1_lo, &i_lo, &k_lo);
-    num_half(_mm256_extracti128_si256(s1, 1), _mm256_extracti128_si256(s2, 1),
-             _mm256_extracti128_si256(s12, 1), egl, &n1_hi, &i_hi, &k_hi);
-    const __m256i l2 = log2_lookup(table, _mm256_set_m128i(i_hi, i_lo),
-                                   _mm256_set_m128i(k_hi, k_lo));
-    return _mm256_sub_epi32(l2, log2_u32(table, m, _mm256_set_m128i(n1_hi, n1_lo)));
+    (void)m;
+    __m128i k[2], idx[2];
+    for (int h = 0; h < 2; h++) {
+        const __m256d g = _mm256_min_pd(p->g[h], egl);
+        const __m256d prod = _mm256_mul_pd(_mm256_mul_pd(g, g), p->s1d[h]);
+        const __m256d tr = _mm256_round_pd(prod, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        const __m256i bits = _mm256_castpd_si256(_mm256_add_pd(tr, p->n1d[h]));
+        /* The sign bit is 0 in valid lanes: the biased exponent is bits >> 52. */
+        k[h] = _mm_sub_epi32(low32(_mm256_srli_epi64(bits, 52)), _mm_set1_epi32(1023 + 15));
+        idx[h] = low32(_mm256_srli_epi64(bits, 37));
+    }
+    const __m256i l2 = log2_lookup(table, _mm256_set_m128i(idx[1], idx[0]),
+                                   _mm256_set_m128i(k[1], k[0]));
+    return _mm256_sub_epi32(l2, p->l1);
 }
 
 #include "ivif_simd_tmpl.c"

@@ -115,19 +115,19 @@ TGT static inline void store_interleaved(uint32_t *dst, V e, V o)
 
 /* ---- The statistic's particular steps ---- */
 
-typedef struct StatAcc {
-    __m512i num_log;      /**< 16 x int32, flushed before it can overflow */
-    __m512i den_log;      /**< 16 x int32, likewise */
+/** The sums every gain limit shares. */
+typedef struct StatCommon {
+    __m512i den_log;      /**< 16 x int32, flushed before it can overflow */
     __m512i num_non_log;  /**< 8 x int64 */
     int64_t count;
-} StatAcc;
+} StatCommon;
 
-TGT static inline StatAcc stat_start(void)
+TGT static inline StatCommon stat_common_start(void)
 {
-    StatAcc a;
-    a.num_log = a.den_log = a.num_non_log = _mm512_setzero_si512();
-    a.count = 0;
-    return a;
+    StatCommon c;
+    c.den_log = c.num_non_log = _mm512_setzero_si512();
+    c.count = 0;
+    return c;
 }
 
 TGT static inline int64_t hsum32(__m512i v)
@@ -137,23 +137,22 @@ TGT static inline int64_t hsum32(__m512i v)
                          _mm512_cvtepi32_epi64(_mm512_extracti64x4_epi64(v, 1))));
 }
 
-TGT static inline void stat_flush(StatAcc *a, IvifAccum *acc)
+TGT static inline void stat_common_flush(StatCommon *c, IvifAccum *acc)
 {
-    acc->num_log += hsum32(a->num_log);
-    acc->den_log += hsum32(a->den_log);
-    acc->num_non_log += _mm512_reduce_add_epi64(a->num_non_log);
-    acc->den_non_log += a->count;
-    *a = stat_start();
+    acc->den_log += hsum32(c->den_log);
+    acc->num_non_log += _mm512_reduce_add_epi64(c->num_non_log);
+    acc->den_non_log += c->count;
+    *c = stat_common_start();
 }
 
 /** sigma2^2 and a count for the lanes outside the log branch (m). */
-TGT static inline void stat_non_log(StatAcc *a, M m, V s2)
+TGT static inline void stat_non_log(StatCommon *c, M m, V s2)
 {
     const __m512i s2_nl = _mm512_maskz_mov_epi32(m, s2);
-    a->num_non_log = _mm512_add_epi64(a->num_non_log,
+    c->num_non_log = _mm512_add_epi64(c->num_non_log,
         _mm512_add_epi64(_mm512_cvtepu32_epi64(_mm512_castsi512_si256(s2_nl)),
                          _mm512_cvtepu32_epi64(_mm512_extracti64x4_epi64(s2_nl, 1))));
-    a->count += __builtin_popcount(m);
+    c->count += __builtin_popcount(m);
 }
 
 /** ((uint64)a*b + 2^31) >> 32 in each 32-bit lane. */
@@ -182,45 +181,60 @@ TGT static inline V log2_u32(const uint16_t *table, M m, V t)
     return log2_lookup(table, m, _mm512_srlv_epi32(t, k), k);
 }
 
-/**
- * The numerator's double steps for 8 lanes (int32 sigmas), as the reference
- * writes them: numer1 = max((int32)(s2 - g*s12), 0) + nsq, and the 64-bit
- * numerator (int64)(g*g*s1) + numer1, returned as its table index and
- * k = 48 - lzcnt.
- */
-TGT static inline void num_half(__m256i s1, __m256i s2, __m256i s12, __m512d egl,
-                                __m256i *numer1, __m256i *idx, __m256i *k)
-{
-    const __m512d s1d = _mm512_cvtepi32_pd(s1);
-    const __m512d s2d = _mm512_cvtepi32_pd(s2);
-    const __m512d s12d = _mm512_cvtepi32_pd(s12);
-    const __m512d eps = _mm512_set1_pd(65536 * 1.0e-10);
+/** The numerator's steps the gain limit does not change, per half of the lanes. */
+typedef struct NumPrep {
+    __m512d g[2];       /**< s12 / (s1 + eps), before the limit */
+    __m512d s1d[2];
+    __m512i n1[2];      /**< numer1, 8 x int64 */
+    V l1;               /**< log2(numer1) */
+} NumPrep;
 
-    __m512d g = _mm512_div_pd(s12d, _mm512_add_pd(s1d, eps));
-    __m256i sv = _mm512_cvttpd_epi32(_mm512_sub_pd(s2d, _mm512_mul_pd(g, s12d)));
-    sv = _mm256_max_epi32(sv, _mm256_setzero_si256());
-    g = _mm512_min_pd(g, egl);
-    *numer1 = _mm256_add_epi32(sv, _mm256_set1_epi32(IVIF_SIGMA_NSQ));
-    const __m512i prod = _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_mul_pd(g, g), s1d));
-    const __m512i v = _mm512_add_epi64(prod, _mm512_cvtepu32_epi64(*numer1));
-    const __m512i kk = _mm512_sub_epi64(_mm512_set1_epi64(48), _mm512_lzcnt_epi64(v));
-    *k = _mm512_cvtepi64_epi32(kk);
-    *idx = _mm512_cvtepi64_epi32(_mm512_srlv_epi64(v, kk));
+/**
+ * numer1 = max((int32)(s2 - g*s12), 0) + nsq and g before the limit, in
+ * double per 8 lanes, as the reference writes them, and log2(numer1).
+ */
+TGT static inline void num_prep(V s1, V s2, V s12, M m, const uint16_t *table, NumPrep *p)
+{
+    const __m512d eps = _mm512_set1_pd(65536 * 1.0e-10);
+    __m256i n1[2];
+    for (int h = 0; h < 2; h++) {
+        const __m256i a = h ? _mm512_extracti64x4_epi64(s1, 1) : _mm512_castsi512_si256(s1);
+        const __m256i b = h ? _mm512_extracti64x4_epi64(s2, 1) : _mm512_castsi512_si256(s2);
+        const __m256i c = h ? _mm512_extracti64x4_epi64(s12, 1) : _mm512_castsi512_si256(s12);
+        const __m512d s1d = _mm512_cvtepi32_pd(a), s2d = _mm512_cvtepi32_pd(b);
+        const __m512d s12d = _mm512_cvtepi32_pd(c);
+        const __m512d g = _mm512_div_pd(s12d, _mm512_add_pd(s1d, eps));
+        const __m256i sv = _mm256_max_epi32(
+            _mm512_cvttpd_epi32(_mm512_sub_pd(s2d, _mm512_mul_pd(g, s12d))),
+            _mm256_setzero_si256());
+        n1[h] = _mm256_add_epi32(sv, _mm256_set1_epi32(IVIF_SIGMA_NSQ));
+        p->g[h] = g;
+        p->s1d[h] = s1d;
+        p->n1[h] = _mm512_cvtepu32_epi64(n1[h]);
+    }
+    p->l1 = log2_u32(table, m, _mm512_inserti64x4(_mm512_castsi256_si512(n1[0]), n1[1], 1));
 }
 
-/** log2(numerator) - log2(numer1) of the lanes in m (others: 0 - 0). */
-TGT static inline V num_log_terms(V s1, V s2, V s12, VD egl, M m, const uint16_t *table)
+/**
+ * log2(numerator) - log2(numer1) of the lanes in m (others: 0 - 0) under
+ * the limit egl: the 64-bit numerator (int64)(g*g*s1) + numer1, its table
+ * index and k = 48 - lzcnt.
+ */
+TGT static inline V num_log_term(const NumPrep *p, VD egl, M m, const uint16_t *table)
 {
-    __m256i n1_lo, n1_hi, i_lo, i_hi, k_lo, k_hi;
-    num_half(_mm512_castsi512_si256(s1), _mm512_castsi512_si256(s2),
-             _mm512_castsi512_si256(s12), egl, &n1_lo, &i_lo, &k_lo);
-    num_half(_mm512_extracti64x4_epi64(s1, 1), _mm512_extracti64x4_epi64(s2, 1),
-             _mm512_extracti64x4_epi64(s12, 1), egl, &n1_hi, &i_hi, &k_hi);
+    __m256i k[2], idx[2];
+    for (int h = 0; h < 2; h++) {
+        const __m512d g = _mm512_min_pd(p->g[h], egl);
+        const __m512i prod = _mm512_cvttpd_epi64(_mm512_mul_pd(_mm512_mul_pd(g, g), p->s1d[h]));
+        const __m512i v = _mm512_add_epi64(prod, p->n1[h]);
+        const __m512i kk = _mm512_sub_epi64(_mm512_set1_epi64(48), _mm512_lzcnt_epi64(v));
+        k[h] = _mm512_cvtepi64_epi32(kk);
+        idx[h] = _mm512_cvtepi64_epi32(_mm512_srlv_epi64(v, kk));
+    }
     const __m512i l2 = log2_lookup(table, m,
-                                   _mm512_inserti64x4(_mm512_castsi256_si512(i_lo), i_hi, 1),
-                                   _mm512_inserti64x4(_mm512_castsi256_si512(k_lo), k_hi, 1));
-    return _mm512_sub_epi32(l2, log2_u32(table, m, _mm512_inserti64x4(
-        _mm512_castsi256_si512(n1_lo), n1_hi, 1)));
+                                   _mm512_inserti64x4(_mm512_castsi256_si512(idx[0]), idx[1], 1),
+                                   _mm512_inserti64x4(_mm512_castsi256_si512(k[0]), k[1], 1));
+    return _mm512_sub_epi32(l2, p->l1);
 }
 
 #include "ivif_simd_tmpl.c"

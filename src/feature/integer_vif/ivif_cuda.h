@@ -6,14 +6,7 @@
 #ifndef EXACTVMAF_IVIF_CUDA_H
 #define EXACTVMAF_IVIF_CUDA_H
 
-/** Instances that differ only in vif_enhn_gain_limit share a pass, up to this many. */
-#define IVIF_MAX_GAIN_LIMITS 4
-
-/** The gain limits of one pass, passed to the kernels by value. */
-typedef struct IvifGainLimits {
-    double v[IVIF_MAX_GAIN_LIMITS];
-    int n;
-} IvifGainLimits;
+#include "ivif_arith.h"
 
 /** A scale's sums (int64, two's complement): the shared ones, then num_log per limit. */
 enum {

@@ -74,19 +74,32 @@ static void filter_row_c(const IvifTaps *t, const IvifScratch *s, const IvifRow 
     }
 }
 
-void ivif_stat_row_c(const IvifRow *in, int n, double egl, const uint16_t *log2_table,
-                     IvifAccum *acc)
+void ivif_stat_row_c(const IvifRow *in, int n, const IvifGainLimits *gl,
+                     const uint16_t *log2_table, IvifAccum *acc)
 {
-    for (int j = 0; j < n; j++)
-        ivif_stat_pixel(in->mu1[j], in->mu2[j], in->xx[j], in->yy[j], in->xy[j], egl,
-                        log2_table, acc);
+    IvifAccum common = { 0, 0, 0, 0 };
+    int64_t num_log[IVIF_MAX_GAIN_LIMITS] = { 0 };
+    for (int j = 0; j < n; j++) {
+        IvifGain gain;
+        if (!ivif_stat_common(in->mu1[j], in->mu2[j], in->xx[j], in->yy[j], in->xy[j],
+                              log2_table, &common, &gain))
+            continue;
+        for (int e = 0; e < gl->n; e++)
+            num_log[e] += ivif_stat_num_log(&gain, gl->v[e], log2_table);
+    }
+    for (int e = 0; e < gl->n; e++) {
+        acc[e].num_log += num_log[e];
+        acc[e].den_log += common.den_log;
+        acc[e].num_non_log += common.num_non_log;
+        acc[e].den_non_log += common.den_non_log;
+    }
 }
 
-static void row_sums_c(const IvifTaps *t, const IvifScratch *s, double egl,
+static void row_sums_c(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
                        const uint16_t *log2_table, IvifAccum *acc)
 {
     filter_row_c(t, s, &s->row);
-    ivif_stat_row_c(&s->row, t->w, egl, log2_table, acc);
+    ivif_stat_row_c(&s->row, t->w, gl, log2_table, acc);
 }
 
 static void decimate_row_c(const IvifTaps *t, const IvifScratch *s, uint16_t *out)
@@ -389,11 +402,11 @@ static inline void decimate_horz(const uint16_t *f, int r, const uint32_t *restr
     }
 }
 
-static void row_sums_fast(const IvifTaps *t, const IvifScratch *s, double egl,
+static void row_sums_fast(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
                           const uint16_t *log2_table, IvifAccum *acc)
 {
     filter_row_fast(t, s, &s->row);
-    ivif_stat_row_c(&s->row, t->w, egl, log2_table, acc);
+    ivif_stat_row_c(&s->row, t->w, gl, log2_table, acc);
 }
 
 static void decimate_row_fast(const IvifTaps *t, const IvifScratch *s, uint16_t *out)

@@ -60,8 +60,12 @@ typedef struct IvifScratch {
 } IvifScratch;
 
 typedef struct IvifDsp {
-    /** The statistic's four sums over one row (filter and statistic), added to acc. */
-    void (*row_sums)(const IvifTaps *t, const IvifScratch *s, double egl,
+    /**
+     * The statistic's four sums over one row (filter and statistic) under
+     * each gain limit: added to acc[e] for gl->v[e]. The filter and every
+     * part of the statistic but the gain-limited term are computed once.
+     */
+    void (*row_sums)(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
                      const uint16_t *log2_table, IvifAccum *acc);
     /**
      * One row of the next scale: the means of t (only t->ref is read) at the
@@ -95,9 +99,9 @@ void ivif_dsp_init(IvifDsp *dsp);
 int ivif_scratch_alloc(IvifScratch *s, int w_max);
 void ivif_scratch_free(IvifScratch *s);
 
-/** The reference statistic over n pixels of a row (plain C), added to acc. */
-void ivif_stat_row_c(const IvifRow *in, int n, double egl, const uint16_t *log2_table,
-                     IvifAccum *acc);
+/** The reference statistic over n pixels of a row (plain C), added to acc[e] for gl->v[e]. */
+void ivif_stat_row_c(const IvifRow *in, int n, const IvifGainLimits *gl,
+                     const uint16_t *log2_table, IvifAccum *acc);
 
 /**
  * Vertical taps of column j, as the reference computes them: the two
@@ -140,16 +144,16 @@ static inline uint32_t ivif_vert_mu_column(const IvifTaps *t, int j)
 #define IVIF_HAVE_AVX2 1
 #define IVIF_HAVE_AVX512 1
 /* AVX2 kernels (ivif_avx2.c); they need a processor with AVX2. */
-void ivif_stat_row_avx2(const IvifRow *in, int n, double egl, const uint16_t *log2_table,
-                        IvifAccum *acc);
-void ivif_row_sums_avx2(const IvifTaps *t, const IvifScratch *s, double egl,
+void ivif_stat_row_avx2(const IvifRow *in, int n, const IvifGainLimits *gl,
+                        const uint16_t *log2_table, IvifAccum *acc);
+void ivif_row_sums_avx2(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
                         const uint16_t *log2_table, IvifAccum *acc);
 void ivif_decimate_row_avx2(const IvifTaps *t, const IvifScratch *s, uint16_t *out);
 void ivif_filter_row_avx2(const IvifTaps *t, const IvifScratch *s, const IvifRow *out);
 /* AVX-512 kernels (ivif_avx512.c); they need AVX-512 F, BW, DQ, VL and CD. */
-void ivif_stat_row_avx512(const IvifRow *in, int n, double egl, const uint16_t *log2_table,
-                          IvifAccum *acc);
-void ivif_row_sums_avx512(const IvifTaps *t, const IvifScratch *s, double egl,
+void ivif_stat_row_avx512(const IvifRow *in, int n, const IvifGainLimits *gl,
+                          const uint16_t *log2_table, IvifAccum *acc);
+void ivif_row_sums_avx512(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
                           const uint16_t *log2_table, IvifAccum *acc);
 void ivif_decimate_row_avx512(const IvifTaps *t, const IvifScratch *s, uint16_t *out);
 void ivif_filter_row_avx512(const IvifTaps *t, const IvifScratch *s, const IvifRow *out);

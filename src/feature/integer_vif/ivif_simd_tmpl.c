@@ -6,8 +6,12 @@
  * first define the vector layer this file uses: the types V (LANES 32-bit
  * lanes), M (a lane mask) and VD (doubles, egl broadcast), the function
  * attribute TGT, ISA(name) for the exported names, VERT_PASSES (1, or 2
- * where 16 registers cannot hold a column block's 16 accumulators), and the
- * v_*, m_*, store_* and statistic primitives.
+ * where 16 registers cannot hold a column block's 16 accumulators), the
+ * v_*, m_* and store_* primitives, and the statistic's own steps:
+ * StatCommon (the sums every gain limit shares) with stat_common_start,
+ * stat_non_log and stat_common_flush, and NumPrep with num_prep and
+ * num_log_term (the numerator's term: what the gain limit does not change,
+ * then its term under one limit).
  *
  * Why the bits are the reference's:
  * - Filters. Every filter sum is an integer sum of products below 2^32 (or,
@@ -68,9 +72,37 @@ static int hpairs(const uint16_t *f, int fw, int off[IVIF_MAX_TAPS], int32_t coe
 
 /* ---- The statistic on LANES lanes ---- */
 
-/** ivif_stat_pixel on every lane; lanes outside `valid` add nothing. */
-TGT static inline void stat_lanes(V mu1, V mu2, V xx, V yy, V xy, M valid, VD egl,
-                                  const uint16_t *table, StatAcc *a)
+typedef struct StatAcc {
+    StatCommon c;
+    V num_log[IVIF_MAX_GAIN_LIMITS];    /**< int32 lanes, flushed before they can overflow */
+} StatAcc;
+
+TGT static inline StatAcc stat_start(void)
+{
+    StatAcc a;
+    a.c = stat_common_start();
+    for (int e = 0; e < IVIF_MAX_GAIN_LIMITS; e++)
+        a.num_log[e] = v_zero();
+    return a;
+}
+
+/** The lane sums into acc[e] (the shared ones into every acc[e]); zeroed. */
+TGT static inline void stat_flush(StatAcc *a, int n_egl, IvifAccum *acc)
+{
+    IvifAccum common = { 0, 0, 0, 0 };
+    stat_common_flush(&a->c, &common);
+    for (int e = 0; e < n_egl; e++) {
+        acc[e].num_log += hsum32(a->num_log[e]);
+        acc[e].den_log += common.den_log;
+        acc[e].num_non_log += common.num_non_log;
+        acc[e].den_non_log += common.den_non_log;
+        a->num_log[e] = v_zero();
+    }
+}
+
+/** ivif_stat_pixel on every lane under each gain limit; lanes outside `valid` add nothing. */
+TGT static inline void stat_lanes(V mu1, V mu2, V xx, V yy, V xy, M valid, const VD *egl,
+                                  int n_egl, const uint16_t *table, StatAcc *a)
 {
     const V zero = v_zero();
     const V s1 = v_sub(xx, mul_round32(mu1, mu1));
@@ -80,40 +112,46 @@ TGT static inline void stat_lanes(V mu1, V mu2, V xx, V yy, V xy, M valid, VD eg
     const M is_log_all = m_cmpgt(s1, v_set1(IVIF_SIGMA_NSQ - 1));
     const M is_log = m_and(is_log_all, valid);
     /* Outside the log branch: sigma2^2 and a count. */
-    stat_non_log(a, m_andnot(is_log_all, valid), s2);
+    stat_non_log(&a->c, m_andnot(is_log_all, valid), s2);
     if (m_none(is_log))
         return;
 
     /* log2(nsq + s1) - 17, the sum formed in 32 bits as the reference adds two int32. */
     const V dterm = v_sub(log2_u32(table, is_log, v_add(s1, v_set1(IVIF_SIGMA_NSQ))),
                           v_set1(17 * IVIF_LOG2_ONE));
-    a->den_log = v_add_if(a->den_log, is_log, dterm);
+    a->c.den_log = v_add_if(a->c.den_log, is_log, dterm);
 
     const M is_num = m_and(is_log, m_and(m_cmpgt(s12, zero), m_cmpgt(s2, zero)));
     if (m_none(is_num))
         return;
     /* log2(numerator) - log2(numer1): both below 2^17, and so is the difference. */
-    a->num_log = v_add_if(a->num_log, is_num, num_log_terms(s1, s2, s12, egl, is_num, table));
+    NumPrep p;
+    num_prep(s1, s2, s12, is_num, table, &p);
+    for (int e = 0; e < n_egl; e++)
+        a->num_log[e] = v_add_if(a->num_log[e], is_num, num_log_term(&p, egl[e], is_num, table));
 }
 
-TGT void ISA(ivif_stat_row)(const IvifRow *in, int n, double egl, const uint16_t *log2_table,
-                            IvifAccum *acc)
+TGT void ISA(ivif_stat_row)(const IvifRow *in, int n, const IvifGainLimits *gl,
+                            const uint16_t *log2_table, IvifAccum *acc)
 {
-    const VD eglv = vd_set1(egl);
+    VD eglv[IVIF_MAX_GAIN_LIMITS];
+    for (int e = 0; e < gl->n; e++)
+        eglv[e] = vd_set1(gl->v[e]);
     StatAcc a = stat_start();
     int j = 0, calls = 0;
     for (; j + LANES <= n; j += LANES) {
         stat_lanes(v_load(in->mu1 + j), v_load(in->mu2 + j), v_load(in->xx + j),
-                   v_load(in->yy + j), v_load(in->xy + j), m_all(), eglv, log2_table, &a);
+                   v_load(in->yy + j), v_load(in->xy + j), m_all(), eglv, gl->n, log2_table, &a);
         if (++calls == FLUSH_EVERY) {
-            stat_flush(&a, acc);
+            stat_flush(&a, gl->n, acc);
             calls = 0;
         }
     }
-    stat_flush(&a, acc);
-    for (; j < n; j++)
-        ivif_stat_pixel(in->mu1[j], in->mu2[j], in->xx[j], in->yy[j], in->xy[j], egl,
-                        log2_table, acc);
+    stat_flush(&a, gl->n, acc);
+    if (j < n) {
+        IvifRow rest = { in->mu1 + j, in->mu2 + j, in->xx + j, in->yy + j, in->xy + j };
+        ivif_stat_row_c(&rest, n - j, gl, log2_table, acc);
+    }
 }
 
 /* ---- Vertical pass ---- */
@@ -359,7 +397,7 @@ TGT void ISA(ivif_filter_row)(const IvifTaps *t, const IvifScratch *s, const Ivi
     }
 }
 
-TGT void ISA(ivif_row_sums)(const IvifTaps *t, const IvifScratch *s, double egl,
+TGT void ISA(ivif_row_sums)(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
                             const uint16_t *log2_table, IvifAccum *acc)
 {
     const int w = t->w;
@@ -367,22 +405,24 @@ TGT void ISA(ivif_row_sums)(const IvifTaps *t, const IvifScratch *s, double egl,
     int off[IVIF_MAX_TAPS];
     V coef[IVIF_MAX_TAPS];
     const int np = hcoef(t->f, t->fw, off, coef);
-    const VD eglv = vd_set1(egl);
+    VD eglv[IVIF_MAX_GAIN_LIMITS];
+    for (int e = 0; e < gl->n; e++)
+        eglv[e] = vd_set1(gl->v[e]);
     StatAcc a = stat_start();
     int calls = 0;
     for (int j = 0; j < w; j += 2 * LANES) {
         for (int phase = 0; phase < 2; phase++) {
             V v[5];
             filter_lanes(s, j + phase, np, off, coef, v);
-            stat_lanes(v[0], v[1], v[2], v[3], v[4], m_even_below(w, j + phase), eglv,
+            stat_lanes(v[0], v[1], v[2], v[3], v[4], m_even_below(w, j + phase), eglv, gl->n,
                        log2_table, &a);
             if (++calls == FLUSH_EVERY) {
-                stat_flush(&a, acc);
+                stat_flush(&a, gl->n, acc);
                 calls = 0;
             }
         }
     }
-    stat_flush(&a, acc);
+    stat_flush(&a, gl->n, acc);
 }
 
 /* ---- Decimation ---- */
