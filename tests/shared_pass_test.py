@@ -4,7 +4,7 @@
 Instances of one extractor whose options differ only in a gain limit share
 one pass (VMAF with VMAF NEG; several vif_enhn_gain_limit values): each
 such combined run is compared, every output of every frame, with one run
-per instance alone. Also a fifth limit (beyond what one pass serves),
+per instance alone. Also a fifth limit (beyond what one pass serves), a frame too small to share,
 vif_skip_scale0 (a pass of its own), debug outputs, and 0 and 2 threads.
 With --backend cuda the same runs go through the GPU pipeline.
 
@@ -43,7 +43,10 @@ def main():
     ap.add_argument('--backend', default='cpu')
     a = ap.parse_args()
     fx = os.path.join(a.shared, 'fixtures')
-    pairs = [('src01_576x324_10b', 576, 324, 10), ('q_160x90_8b', 160, 90, 8)]
+    # The 18x22 pair: at 17 to 32 samples a side integer ADM does not share
+    # (the reference's scale-3 row -1 reads a CSF row of its own limit).
+    pairs = [('src01_576x324_10b', 576, 324, 10), ('q_160x90_8b', 160, 90, 8),
+             ('akiyo_hacking_18x22_8b', 18, 22, 8)]
     pairs = [p for p in pairs if os.path.exists(os.path.join(fx, p[0], 'ref.yuv'))]
     if not pairs:
         print('SKIP: the fixtures are not in %s' % fx)
@@ -70,10 +73,16 @@ def main():
             ['--no_prediction', '--feature', 'vif=vif_enhn_gain_limit=2.0'],
             ['--no_prediction', '--feature', 'vif=vif_skip_scale0=true:vif_enhn_gain_limit=1.0'],
             ['--no_prediction', '--feature', 'vif=vif_skip_scale0=true']],
-        'adm gain limits, debug': [
+        'five adm gain limits, debug': [
             ['--no_prediction', '--feature', 'adm=adm_enhn_gain_limit=1.0:debug=true'],
             ['--no_prediction', '--feature', 'adm'],
-            ['--no_prediction', '--feature', 'adm=adm_enhn_gain_limit=1.2:debug=true']],
+            ['--no_prediction', '--feature', 'adm=adm_enhn_gain_limit=1.2:debug=true'],
+            ['--no_prediction', '--feature', 'adm=adm_enhn_gain_limit=3.5'],
+            ['--no_prediction', '--feature', 'adm=adm_enhn_gain_limit=50']],
+        # adm_skip_aim is not a feature parameter (no name suffix): one per run.
+        'adm gain limits without aim': [
+            ['--no_prediction', '--feature', 'adm=adm_skip_aim=true:adm_enhn_gain_limit=1.0'],
+            ['--no_prediction', '--feature', 'adm=adm_skip_aim=true']],
     }
     for name, ref, w, h, bpc in [(p[0], p[0], p[1], p[2], p[3]) for p in pairs]:
         base = ['-r', os.path.join(fx, ref, 'ref.yuv'), '-d', os.path.join(fx, ref, 'dis.yuv'),

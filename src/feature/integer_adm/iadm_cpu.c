@@ -39,13 +39,16 @@ static size_t align_up(size_t n, size_t a)
     return (n + a - 1) / a * a;
 }
 
-int iadm_cpu_init(IadmCpu *c, int w, int h)
+int iadm_cpu_init(IadmCpu *c, int w, int h, int n_lim)
 {
     memset(c, 0, sizeof(*c));
     c->w = w;
     c->h = h;
-    if (iadm_geometry(w, h, c->geom) < 0)
+    if (n_lim < 1 || n_lim > IADM_MAX_GAIN_LIMITS || iadm_geometry(w, h, c->geom) < 0)
         return -EINVAL;
+    c->n_lim = n_lim;
+    /* The reference's row -1 at scale 3 (inputs of 3 or 4 rows). */
+    c->emu = (c->geom[3].in_h + 1) / 2 == 2;
     iadm_dsp_init(&c->dsp);
 
     const size_t w1 = (size_t)c->geom[0].w, h1 = (size_t)c->geom[0].h;
@@ -62,8 +65,9 @@ int iadm_cpu_init(IadmCpu *c, int w, int h)
     size_t idx_sz = 0;
     for (int s = 0; s < IADM_NUM_SCALES; s++)
         idx_sz += align_up(4 * (size_t)c->geom[s].h * sizeof(int), IADM_ALIGN);
-    enum { ROWS = 6 + 12 + 12 + 10 };
-    const size_t total = 4 * plane + ROWS * row + 2 * row16 + 4 * row32 + div_sz + idx_sz;
+    /* 6 band rows, 24 per gain limit, 10 of scratch. */
+    const size_t rows = 6 + 24 * (size_t)n_lim + 10;
+    const size_t total = 4 * plane + rows * row + 2 * row16 + 4 * row32 + div_sz + idx_sz;
 
     char *m = aligned_alloc(IADM_ALIGN, total);
     if (!m)
@@ -80,14 +84,17 @@ int iadm_cpu_init(IadmCpu *c, int w, int h)
     for (int b = 0; b < 3; b++) {
         TAKE(c->ref_b[b], void, row);
         TAKE(c->dis_b[b], void, row);
-        for (int k = 0; k < 2; k++) {
-            TAKE(c->rst[k][b], void, row);
-            TAKE(c->add[k][b], void, row);
+        for (int e = 0; e < n_lim; e++) {
+            IadmLimitRows *l = &c->lim[e];
+            for (int k = 0; k < 2; k++) {
+                TAKE(l->rst[k][b], void, row);
+                TAKE(l->add[k][b], void, row);
+            }
+            TAKE(l->fa[b], int32_t, row);
+            TAKE(l->ga[b], int32_t, row);
+            TAKE(l->fr[b], int32_t, row);
+            TAKE(l->gr[b], int32_t, row);
         }
-        TAKE(c->fa[b], int32_t, row);
-        TAKE(c->ga[b], int32_t, row);
-        TAKE(c->fr[b], int32_t, row);
-        TAKE(c->gr[b], int32_t, row);
     }
     TAKE(c->tmp, int32_t, 8 * row);
     TAKE(c->emu_ref, int32_t, row);
@@ -113,6 +120,11 @@ int iadm_cpu_init(IadmCpu *c, int w, int h)
     for (int s = 0; s < IADM_NUM_SCALES; s++)
         iadm_dwt_indices(c->geom[s].in_h, c->idx_y[s]);
     return 0;
+}
+
+int iadm_cpu_can_share(const IadmCpu *c)
+{
+    return !c->emu;
 }
 
 void iadm_cpu_close(IadmCpu *c)
@@ -220,29 +232,31 @@ static void build_emu_row(IadmCpu *c, const IadmParams *p, const int16_t *rd,
     }
 }
 
-static void cm0_row(IadmCpu *c, const IadmParams *p, int r, const IadmCmParams *cp,
-                    IadmAccum *acc)
+static void cm0_row(IadmCpu *c, const IadmParams *p, const IadmLimitRows *l, int r,
+                    const IadmCmParams *cp, IadmAccum *acc)
 {
     const IadmScaleGeom *g = &c->geom[0];
     const IadmRect *m = &g->cm;
     const int u = row_up(r) % 3, mid = r % 3, d = row_dn(r, g->h) % 3;
-    const int16_t *xr[3] = { c->rst[r & 1][0], c->rst[r & 1][1], c->rst[r & 1][2] };
+    const int16_t *xr[3] = { l->rst[r & 1][0], l->rst[r & 1][1], l->rst[r & 1][2] };
     int64_t sum[3];
-    c->dsp.cm0(xr, c->fa[u], c->fa[mid], c->fa[d], c->ga[mid], m->left, m->right, g->w,
+    c->dsp.cm0(xr, l->fa[u], l->fa[mid], l->fa[d], l->ga[mid], m->left, m->right, g->w,
                cp, c->tmp, sum);
     for (int b = 0; b < 3; b++)
         iadm_acc_add(&acc->num[b], iadm_row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
     if (p->skip_aim)
         return;
-    const int16_t *xa[3] = { c->add[r & 1][0], c->add[r & 1][1], c->add[r & 1][2] };
-    c->dsp.cm0(xa, c->fr[u], c->fr[mid], c->fr[d], c->gr[mid], m->left, m->right, g->w,
+    const int16_t *xa[3] = { l->add[r & 1][0], l->add[r & 1][1], l->add[r & 1][2] };
+    c->dsp.cm0(xa, l->fr[u], l->fr[mid], l->fr[d], l->gr[mid], m->left, m->right, g->w,
                cp, c->tmp, sum);
     for (int b = 0; b < 3; b++)
         iadm_acc_add(&acc->aim[b], iadm_row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
 }
 
-static void scale0(IadmCpu *c, const IadmParams *p, const VmafPicture *ref,
-                   const VmafPicture *dis, int emu, IadmAccum *acc)
+/* Scale 0 under each gain limit: acc[e][0]. */
+static void scale0(IadmCpu *c, const IadmParams *p, const double *egl, int n_egl,
+                   const VmafPicture *ref, const VmafPicture *dis,
+                   IadmAccum acc[][IADM_NUM_SCALES])
 {
     const IadmScaleGeom *g = &c->geom[0];
     const IadmRect *e = &g->ext, *m = &g->cm;
@@ -263,32 +277,40 @@ static void scale0(IadmCpu *c, const IadmParams *p, const VmafPicture *ref,
         if (in_rows(i, m)) {
             uint64_t den[3];
             d->den0((const int16_t *const *)rb, m->left, m->right, den);
-            for (int b = 0; b < 3; b++)
-                acc->den[b] += iadm_row_u64(den[b], g->den_row_add, g->den_row_shift);
+            for (int b = 0; b < 3; b++) {
+                const uint64_t v = iadm_row_u64(den[b], g->den_row_add, g->den_row_shift);
+                for (int k = 0; k < n_egl; k++)
+                    acc[k][0].den[b] += v;
+            }
         }
         if (!in_rows(i, e))
             continue;
 
-        int16_t *const r[3] = { c->rst[i & 1][0], c->rst[i & 1][1], c->rst[i & 1][2] };
-        int16_t *const a[3] = { c->add[i & 1][0], c->add[i & 1][1], c->add[i & 1][2] };
-        d->decouple0((const int16_t *const *)rb, (const int16_t *const *)db, e->left,
-                     e->right, c->div_lookup, p->cos2, p->egl, c->tmp, r, a);
-        d->csf0((const int16_t *const *)a, p->rf0, e->left, e->right, c->fa[i % 3],
-                c->ga[i % 3]);
-        if (!p->skip_aim)
-            d->csf0((const int16_t *const *)r, p->rf0, e->left, e->right, c->fr[i % 3],
-                    c->gr[i % 3]);
-        if (emu && i == g->h - 2)
-            build_emu_row(c, p, r[2], a[2]);
-        if (in_rows(i - 1, m))
-            cm0_row(c, p, i - 1, &cp, acc);
+        for (int k = 0; k < n_egl; k++) {
+            const IadmLimitRows *l = &c->lim[k];
+            int16_t *const r[3] = { l->rst[i & 1][0], l->rst[i & 1][1], l->rst[i & 1][2] };
+            int16_t *const a[3] = { l->add[i & 1][0], l->add[i & 1][1], l->add[i & 1][2] };
+            d->decouple0((const int16_t *const *)rb, (const int16_t *const *)db, e->left,
+                         e->right, c->div_lookup, p->cos2, egl[k], c->tmp, r, a);
+            d->csf0((const int16_t *const *)a, p->rf0, e->left, e->right, l->fa[i % 3],
+                    l->ga[i % 3]);
+            if (!p->skip_aim)
+                d->csf0((const int16_t *const *)r, p->rf0, e->left, e->right, l->fr[i % 3],
+                        l->gr[i % 3]);
+            /* Only ever one limit here (iadm_cpu_can_share). */
+            if (c->emu && i == g->h - 2)
+                build_emu_row(c, p, r[2], a[2]);
+            if (in_rows(i - 1, m))
+                cm0_row(c, p, l, i - 1, &cp, &acc[k][0]);
+        }
     }
     if (p->skip_scale0)
         return;
     /* Masking rows whose next row is outside the CSF region (at most the
      * last row, when the region reaches the bottom edge). */
     for (int r = e->bottom - 1 > m->top ? e->bottom - 1 : m->top; r < m->bottom; r++)
-        cm0_row(c, p, r, &cp, acc);
+        for (int k = 0; k < n_egl; k++)
+            cm0_row(c, p, &c->lim[k], r, &cp, &acc[k][0]);
 }
 
 /* ---- scales 1-3 ------------------------------------------------------- */
@@ -343,28 +365,30 @@ static void dwt_row(IadmCpu *c, int s, int i, int32_t *a_ref, int32_t *a_dis,
     c->dsp.dwt_horiz(c->lo_dis, c->hi_dis, g->w, add_h, sh_h, a_dis, db[1], db[0], db[2]);
 }
 
-static void cm_row(IadmCpu *c, const IadmParams *p, int s, int r, const IadmCmParams *cp,
-                   IadmAccum *acc)
+static void cm_row(IadmCpu *c, const IadmParams *p, const IadmLimitRows *l, int s, int r,
+                   const IadmCmParams *cp, IadmAccum *acc)
 {
     const IadmScaleGeom *g = &c->geom[s];
     const IadmRect *m = &g->cm;
     const int u = row_up(r) % 3, mid = r % 3, d = row_dn(r, g->h) % 3;
-    const int32_t *xr[3] = { c->rst[r & 1][0], c->rst[r & 1][1], c->rst[r & 1][2] };
+    const int32_t *xr[3] = { l->rst[r & 1][0], l->rst[r & 1][1], l->rst[r & 1][2] };
     int64_t sum[3];
-    c->dsp.cm(xr, c->fa[u], c->fa[mid], c->fa[d], c->ga[mid], m->left, m->right, g->w, cp,
+    c->dsp.cm(xr, l->fa[u], l->fa[mid], l->fa[d], l->ga[mid], m->left, m->right, g->w, cp,
               c->tmp, sum);
     for (int b = 0; b < 3; b++)
         iadm_acc_add(&acc->num[b], iadm_row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
     if (p->skip_aim)
         return;
-    const int32_t *xa[3] = { c->add[r & 1][0], c->add[r & 1][1], c->add[r & 1][2] };
-    c->dsp.cm(xa, c->fr[u], c->fr[mid], c->fr[d], c->gr[mid], m->left, m->right, g->w, cp,
+    const int32_t *xa[3] = { l->add[r & 1][0], l->add[r & 1][1], l->add[r & 1][2] };
+    c->dsp.cm(xa, l->fr[u], l->fr[mid], l->fr[d], l->gr[mid], m->left, m->right, g->w, cp,
               c->tmp, sum);
     for (int b = 0; b < 3; b++)
         iadm_acc_add(&acc->aim[b], iadm_row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
 }
 
-static void scale123(IadmCpu *c, const IadmParams *p, int s, IadmAccum *acc)
+/* Scale s (1 to 3) under each gain limit: acc[e][s]. */
+static void scale123(IadmCpu *c, const IadmParams *p, const double *egl, int n_egl, int s,
+                     IadmAccum acc[][IADM_NUM_SCALES])
 {
     const IadmScaleGeom *g = &c->geom[s];
     const IadmRect *e = &g->ext, *m = &g->cm;
@@ -382,35 +406,41 @@ static void scale123(IadmCpu *c, const IadmParams *p, int s, IadmAccum *acc)
             uint64_t den[3];
             d->den((const int32_t *const *)rb, m->left, m->right, g->den_sq_shift,
                    g->den_cub_add, g->den_cub_shift, den);
-            for (int b = 0; b < 3; b++)
-                acc->den[b] += iadm_row_u64(den[b], g->den_row_add, g->den_row_shift);
+            for (int b = 0; b < 3; b++) {
+                const uint64_t v = iadm_row_u64(den[b], g->den_row_add, g->den_row_shift);
+                for (int k = 0; k < n_egl; k++)
+                    acc[k][s].den[b] += v;
+            }
         }
         if (!in_rows(i, e))
             continue;
 
-        int32_t *const r[3] = { c->rst[i & 1][0], c->rst[i & 1][1], c->rst[i & 1][2] };
-        int32_t *const a[3] = { c->add[i & 1][0], c->add[i & 1][1], c->add[i & 1][2] };
-        d->decouple((const int32_t *const *)rb, (const int32_t *const *)db, e->left,
-                    e->right, c->div_lookup, p->cos2, p->egl, c->tmp, r, a);
-        d->csf((const int32_t *const *)a, p->rf123[s], e->left, e->right, c->fa[i % 3],
-               c->ga[i % 3]);
-        if (!p->skip_aim)
-            d->csf((const int32_t *const *)r, p->rf123[s], e->left, e->right,
-                   c->fr[i % 3], c->gr[i % 3]);
-        if (in_rows(i - 1, m))
-            cm_row(c, p, s, i - 1, &cp, acc);
+        for (int k = 0; k < n_egl; k++) {
+            const IadmLimitRows *l = &c->lim[k];
+            int32_t *const r[3] = { l->rst[i & 1][0], l->rst[i & 1][1], l->rst[i & 1][2] };
+            int32_t *const a[3] = { l->add[i & 1][0], l->add[i & 1][1], l->add[i & 1][2] };
+            d->decouple((const int32_t *const *)rb, (const int32_t *const *)db, e->left,
+                        e->right, c->div_lookup, p->cos2, egl[k], c->tmp, r, a);
+            d->csf((const int32_t *const *)a, p->rf123[s], e->left, e->right, l->fa[i % 3],
+                   l->ga[i % 3]);
+            if (!p->skip_aim)
+                d->csf((const int32_t *const *)r, p->rf123[s], e->left, e->right,
+                       l->fr[i % 3], l->gr[i % 3]);
+            if (in_rows(i - 1, m))
+                cm_row(c, p, l, s, i - 1, &cp, &acc[k][s]);
+        }
     }
     for (int r = e->bottom - 1 > m->top ? e->bottom - 1 : m->top; r < m->bottom; r++)
-        cm_row(c, p, s, r, &cp, acc);
+        for (int k = 0; k < n_egl; k++)
+            cm_row(c, p, &c->lim[k], s, r, &cp, &acc[k][s]);
 }
 
-void iadm_cpu_frame(IadmCpu *c, const IadmParams *p, const VmafPicture *ref,
-                    const VmafPicture *dis, IadmAccum acc[IADM_NUM_SCALES])
+void iadm_cpu_frame(IadmCpu *c, const IadmParams *p, const double *egl, int n_egl,
+                    const VmafPicture *ref, const VmafPicture *dis,
+                    IadmAccum acc[][IADM_NUM_SCALES])
 {
-    memset(acc, 0, IADM_NUM_SCALES * sizeof(*acc));
-    /* The reference's row -1 at scale 3 (inputs of 3 or 4 rows). */
-    const int emu = (c->geom[3].in_h + 1) / 2 == 2;
-    scale0(c, p, ref, dis, emu, &acc[0]);
+    memset(acc, 0, (size_t)n_egl * sizeof(*acc));
+    scale0(c, p, egl, n_egl, ref, dis, acc);
     for (int s = 1; s < IADM_NUM_SCALES; s++)
-        scale123(c, p, s, &acc[s]);
+        scale123(c, p, egl, n_egl, s, acc);
 }

@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "feature/extractor.h"
 #include "log.h"
@@ -32,6 +33,15 @@ typedef struct IadmState {
 
     IadmParams params;
     IadmCpu cpu;
+
+    /* A shared pass (vmaf_fex_share_find): a leader computes every gain
+     * limit of egl[], its own first, and keeps the frame's sums for its
+     * followers; a follower only concludes and emits from its limit's. */
+    double egl[IADM_MAX_GAIN_LIMITS];
+    int n_egl;
+    IadmAccum acc[IADM_MAX_GAIN_LIMITS][IADM_NUM_SCALES];
+    const struct IadmState *leader;
+    int limit;                  /**< this instance's index in its leader's egl[] */
 } IadmState;
 
 /* Netflix's table, in its order, with its ranges and flags. adm_skip_aim
@@ -213,24 +223,62 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     };
     iadm_params(&o, &s->params);
 
-    const int err = iadm_cpu_init(&s->cpu, (int)w, (int)h);
+    /* Every option but the gain limit (and debug, which only chooses the
+     * outputs) decides the pass. */
+    char key[512];
+    snprintf(key, sizeof(key), "%.17g %.17g %d %d %.17g %.17g %.17g %.17g %d %d",
+             s->adm_norm_view_dist, s->adm_csf_diag_scale, s->adm_ref_display_height,
+             s->adm_csf_mode, s->adm_csf_scale, s->adm_noise_weight, s->adm_dlm_weight,
+             s->adm_min_val, s->adm_skip_aim, s->adm_skip_scale0);
+    VmafFex *lf = vmaf_fex_share_find(fex, key);
+    IadmState *l = lf ? lf->priv : NULL;
+    if (l) {
+        int e = 0;
+        while (e < l->n_egl && l->egl[e] != s->adm_enhn_gain_limit) e++;
+        if (e < IADM_MAX_GAIN_LIMITS) {
+            if (e == l->n_egl) l->egl[l->n_egl++] = s->adm_enhn_gain_limit;
+            s->leader = l;
+            s->limit = e;
+            return 0;   /* a follower computes nothing itself */
+        }
+    }
+
+    /* Rows for one limit; more once followers have joined (first frame). */
+    int err = iadm_cpu_init(&s->cpu, (int)w, (int)h, 1);
     if (err == -ENOMEM)
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "adm: out of memory for %ux%u", w, h);
     else if (err < 0)
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "adm: frame %ux%u is too large", w, h);
-    return err;
+    if (err < 0)
+        return err;
+    s->egl[0] = s->adm_enhn_gain_limit;
+    s->n_egl = 1;
+    /* At 17 to 32 samples a side a pass serves one limit (iadm_cpu_can_share). */
+    if (iadm_cpu_can_share(&s->cpu) && vmaf_fex_share_lead(fex, key))
+        return -ENOMEM;
+    return 0;
 }
 
 static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                    unsigned index)
 {
     IadmState *s = fex->priv;
-    IadmAccum acc[IADM_NUM_SCALES];
     AdmScores sc;
 
-    iadm_cpu_frame(&s->cpu, &s->params, ref, dist, acc);
-    iadm_conclude(acc, s->cpu.geom, &s->params, s->cpu.w, s->cpu.h, &sc);
-
+    /* A follower: its leader ran first on this frame and left the sums. */
+    const IadmState *l = s->leader ? s->leader : s;
+    if (!s->leader) {
+        if (s->cpu.n_lim < s->n_egl) {
+            const int w = s->cpu.w, h = s->cpu.h;
+            iadm_cpu_close(&s->cpu);
+            if (iadm_cpu_init(&s->cpu, w, h, s->n_egl)) {
+                vmaf_log(VMAF_LOG_LEVEL_ERROR, "adm: out of memory for %dx%d", w, h);
+                return -ENOMEM;
+            }
+        }
+        iadm_cpu_frame(&s->cpu, &s->params, s->egl, s->n_egl, ref, dist, s->acc);
+    }
+    iadm_conclude(l->acc[s->limit], l->cpu.geom, &s->params, l->cpu.w, l->cpu.h, &sc);
     return iadm_emit(fex, &sc, s->debug, index);
 }
 
