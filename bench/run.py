@@ -7,6 +7,7 @@ time. Wall-clock of the whole CLI run (read, compute, write) on identical y4m in
 usage: bench/run.py --exe build/tools/exactvmaf [--netflix PATH] [--frames N]
                     [--model vmaf_float_v0.6.1] [--sizes 1080p,2160p] [--threads 1,2]
                     [--record bench/results.md]
+--model A+B scores several models in one run (VMAF and VMAF NEG: vmaf_v0.6.1+vmaf_v0.6.1neg).
 """
 import argparse, datetime, os, subprocess, sys, tempfile, time
 
@@ -82,13 +83,16 @@ def main():
             rp, dp = os.path.join(tmp, 'ref.y4m'), os.path.join(tmp, 'dis.y4m')
             write_y4m(rp, ref, w, h, W, H, a.frames)
             write_y4m(dp, dis, w, h, W, H, a.frames)
+            models = []
+            for m in a.model.split('+'):
+                models += ['--model', 'version=%s:name=%s' % (m, m)]
             for t in a.threads.split(','):
-                ours = [a.exe, '-r', rp, '-d', dp, '--model', 'version=' + a.model,
+                ours = [a.exe, '-r', rp, '-d', dp] + models + [
                         '--threads', t, '-q', '--json', '-o', os.path.join(tmp, 'o.json')]
                 fps = a.frames / timed(ours)
                 row = [a.model, size, t, '%.2f' % fps]
                 if a.netflix:
-                    theirs = [a.netflix, '-r', rp, '-d', dp, '--model', 'version=' + a.model,
+                    theirs = [a.netflix, '-r', rp, '-d', dp] + models + [
                               '--threads', t, '-q', '--json', '-o', os.path.join(tmp, 'n.json')]
                     nfps = a.frames / timed(theirs)
                     row += ['%.2f' % nfps, '%.2f' % (fps / nfps)]
