@@ -7,6 +7,9 @@
    five-frame window and moving average and SpEED's temporal feature, which
    read across the seams. Each result file must equal the tool's own JSON
    for the pair, byte for byte but the fps line.
+   Then jobs whose shards cannot rebuild the result (subsample, infinite
+   values, apsnr: computed whole), a dashed hex frame-cnt column, and a
+   frame count estimated too high: each equal to the tool's own run.
 2. A worker killed mid-run (SIGKILL, on a cluster of 2 the test starts and
    hands over with --scheduler): the run completes, every result equal.
 3. A run stopped by SIGTERM, then resumed: the jobs done before are not
@@ -32,7 +35,7 @@ def record(name, ok, why=''):
           flush=True)
 
 
-def write_y4m(np, path, w, h, n, bpc, seed, noise):
+def write_y4m(np, path, w, h, n, bpc, seed, noise, tagged=False):
     rng = np.random.default_rng(seed)
     top = (1 << bpc) - 1
     base = rng.integers(0, top + 1, size=(h + 2 * n, w + 2 * n))
@@ -46,7 +49,9 @@ def write_y4m(np, path, w, h, n, bpc, seed, noise):
             if noise:
                 y = np.clip(y + rng.normal(0, top * 0.05, size=y.shape), 0, top)
             c = base[:ch, :cw]
-            f.write(b'FRAME\n')
+            # Tags on every FRAME line but the first: a count estimated from
+            # the first frame's size then overshoots.
+            f.write(b'FRAME X%s\n' % (b'p' * 1000) if tagged and i else b'FRAME\n')
             for p in (y, c, c):
                 f.write(p.astype(dt).tobytes())
 
@@ -84,9 +89,13 @@ def cli_run(cli, job, base):
     for f in [f for f in job.get('feature', '').split(';') if f]:
         args += ['--feature', f]
     for k, v in job.items():
-        if k in ('id', 'reference', 'distorted', 'model', 'feature') or not v:
+        # 'tool': the option columns as the tool spells them, for columns
+        # written otherwise (frame-cnt=0x30 is --frame_cnt 48).
+        if k in ('id', 'reference', 'distorted', 'model', 'feature', 'tool') or not v or \
+                'tool' in job:
             continue
         args += ['--' + k, v]
+    args += job.get('tool', [])
     r = subprocess.run(args, capture_output=True, text=True)
     if r.returncode:
         raise RuntimeError(r.stderr)
@@ -97,10 +106,10 @@ def write_jobs(path, jobs):
     cols = []
     for j in jobs:
         for k in j:
-            if k not in cols:
+            if k not in cols and k != 'tool':
                 cols.append(k)
     with open(path, 'w', newline='') as f:
-        w = csv.DictWriter(f, cols)
+        w = csv.DictWriter(f, cols, extrasaction='ignore')
         w.writeheader()
         w.writerows(jobs)
 
@@ -181,6 +190,37 @@ def main():
                all(s['status'] == 'ok' for s in summary) and summary[0]['vmaf'] != '',
                summary[:1])
 
+        # 1b. Jobs a shard cannot rebuild from per-frame values, and columns
+        # as users write them: each equal to the tool's own run.
+        write_y4m(np, os.path.join(tmp, 'tag.y4m'), 32, 32, 40, 8, 5, False, tagged=True)
+        write_y4m(np, os.path.join(tmp, 'tagd.y4m'), 32, 32, 40, 8, 5, True, tagged=True)
+        edge = [
+            {'id': 'subsampled', 'reference': 'rl.y4m', 'distorted': 'dl.y4m', 'subsample': '3'},
+            {'id': 'infinite', 'reference': 'rl.y4m', 'distorted': 'rl.y4m',
+             'feature': 'float_ssim=enable_db=true'},
+            {'id': 'apsnr', 'reference': 'rl.y4m', 'distorted': 'dl.y4m',
+             'feature': 'psnr=enable_apsnr=1'},
+            {'id': 'dashes_hex', 'reference': 'rl.y4m', 'distorted': 'dl.y4m',
+             'frame-cnt': '0x30', 'tool': ['--frame_cnt', '48']},
+            {'id': 'overshoot', 'reference': 'tag.y4m', 'distorted': 'tagd.y4m'},
+        ]
+        edge_csv = os.path.join(tmp, 'edge.csv')
+        write_jobs(edge_csv, edge)
+        out = os.path.join(tmp, 'oute')
+        r = batch(env, a.package, edge_csv, '--out', out, '--workers', '2', '--shard-frames',
+                  '10', '--quiet', timeout=600)
+        record('subsample, infinities, apsnr, frame-cnt=0x30, an overshooting estimate: exit 0',
+               r.returncode == 0, r.stderr[-800:])
+        check_results('each == the tool\'s own run, bit for bit', a.cli, edge, tmp, out)
+        shards = {j['id']: json.load(open(os.path.join(out, j['id'] + '.json')))
+                  ['exactvmaf_batch']['shards'] for j in edge
+                  if os.path.exists(os.path.join(out, j['id'] + '.json'))}
+        # 40 tagged frames are estimated at 65: 7 shards of 10, the last ones
+        # past the end.
+        record('infinities and apsnr computed whole, the others in shards, past the end too',
+               shards.get('infinite') == 1 and shards.get('apsnr') == 1 and
+               shards.get('dashes_hex', 0) > 1 and shards.get('overshoot', 0) > 4, shards)
+
         # 2. A worker killed mid-run.
         long_jobs = [dict(j, id=j['id'] + '_k', reference='rl.y4m', distorted='dl.y4m')
                      for j in jobs if j['id'] in ('plain', 'models', 'long', 'cut')]
@@ -214,11 +254,18 @@ def main():
             client.close()
             cluster.close()
 
-        # 3. Stopped, resumed, resumed again, one input touched.
+        # 3. Stopped, resumed, resumed again, one input touched. The long
+        # pairs, in shards of 5 frames on one worker, keep the run going well
+        # past the second result.
+        jobs = [dict(j, reference='rl.y4m', distorted='dl.y4m') for j in jobs
+                if j['id'] not in ('raw10', 'collection')] + \
+               [j for j in jobs if j['id'] in ('raw10', 'collection')]
+        jobs_csv = os.path.join(tmp, 'jobs3.csv')
+        write_jobs(jobs_csv, jobs)
         out = os.path.join(tmp, 'out3')
         os.makedirs(out)
         p = subprocess.Popen([sys.executable, '-m', 'exactvmaf.batch', jobs_csv, '--out', out,
-                              '--workers', '1', '--shard-frames', '20', '--quiet'], env=env,
+                              '--workers', '1', '--shard-frames', '5', '--quiet'], env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.time() + 300
         while (p.poll() is None and time.time() < deadline and
@@ -232,7 +279,7 @@ def main():
                p.returncode == 130 and 2 <= len(done) < 6, 'exit %s, %d done: %s' % (
                    p.returncode, len(done), stderr[-300:]))
         r = batch(env, a.package, jobs_csv, '--out', out, '--workers', '2', '--shard-frames',
-                  '20', timeout=600)
+                  '5', timeout=600)
         again = {n: os.stat(os.path.join(out, n + '.json')).st_mtime_ns for n in done}
         record('resumed: the %d done are skipped, untouched' % len(done),
                r.returncode == 0 and again == done and
@@ -287,6 +334,30 @@ def main():
                not os.path.exists(os.path.join(out, 'missing.json')) and
                summary['missing']['status'] == 'error' and
                'none.y4m' in summary['missing']['error'], r.stderr[-300:])
+        # A spreadsheet's CSV: a byte order mark, an empty row, a blank line.
+        bom_csv = os.path.join(tmp, 'bom.csv')
+        with open(bom_csv, 'w', encoding='utf-8-sig', newline='') as f:
+            f.write('id,reference,distorted\r\nbom,r8.y4m,d8.y4m\r\n,,\r\n\r\n')
+        r = batch(env, a.package, bom_csv, '--out', os.path.join(tmp, 'outb'), '--workers', '1',
+                  '--quiet', timeout=300)
+        record('a CSV with a byte order mark and empty rows runs its one job',
+               r.returncode == 0 and os.path.exists(os.path.join(tmp, 'outb', 'bom.json')),
+               r.stderr[-300:])
+        with open(bad_csv, 'w') as f:
+            f.write('id,reference,distorted\nx,r8.y4m,d8.y4m,extra\n')
+        r = batch(env, a.package, bad_csv, '--out', os.path.join(tmp, 'outx'), timeout=120)
+        record('a row with more cells than columns fails before any work (exit 2)',
+               r.returncode == 2 and 'more cells' in r.stderr and 'line 2' in r.stderr,
+               r.stderr[-300:])
+        for col, needle in (('report', 'not for batches'), ('threads', 'set by exactvmaf')):
+            write_jobs(bad_csv, [dict(jobs[0], **{col: 'x.html' if col == 'report' else '2'})])
+            r = batch(env, a.package, bad_csv, '--out', os.path.join(tmp, 'outx'), timeout=120)
+            record('a %s column is refused before any work (exit 2)' % col,
+                   r.returncode == 2 and needle in r.stderr, r.stderr[-300:])
+        r = batch(env, a.package, jobs_csv, '--out', os.path.join(tmp, 'outx'), '--workers', '0',
+                  timeout=120)
+        record('--workers 0 with no GPU or scheduler is refused (exit 2)',
+               r.returncode == 2 and 'no workers' in r.stderr, r.stderr[-300:])
         write_jobs(bad_csv, [dict(jobs[0], no_such_option='1')])
         r = batch(env, a.package, bad_csv, '--out', os.path.join(tmp, 'out5'), timeout=120)
         record('an unknown option column fails before any work (exit 2)',

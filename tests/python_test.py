@@ -212,6 +212,16 @@ def main():
         expect_error(E, 'error: frames too small for the model', lambda: E.score(
             [x[0][:8, :8] for x in ref], [x[0][:8, :8] for x in dis]), 'below the minimum')
         expect_error(E, 'error: no frames', lambda: E.score([], []), 'no frames')
+        expect_error(E, 'error: ragged planes', lambda: E.score(
+            [(x[0], [[1, 2], [3]], x[2]) for x in ref], dis), 'not an array')
+        expect_error(E, 'error: bitdepth as text', lambda: E.score(
+            [x[0].astype(np.uint16) for x in ref], [x[0].astype(np.uint16) for x in dis],
+            bitdepth='10'), 'bitdepth')
+        expect_error(E, 'error: negative subsample', lambda: E.score(ref, dis, subsample=-1),
+                     'subsample')
+        expect_error(E, 'error: an option the package sets itself (files)', lambda: E.score(
+            os.path.join(tmp, 'r0.y4m'), os.path.join(tmp, 'd0.y4m'), version=True),
+            'set by exactvmaf')
         expect_error(E, 'error: unknown option for frames', lambda: E.score(
             ref, dis, scale_to_ref=True), 'scale_to_ref')
         expect_error(E, 'error: a missing file (the tool says why)', lambda: E.score(

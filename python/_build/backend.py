@@ -17,16 +17,25 @@ def _project():
         import tomllib
         with open(os.path.join(HERE, 'pyproject.toml'), 'rb') as f:
             return tomllib.load(f)['project']
-    except ImportError:     # Python < 3.11: the few keys used, read plainly
-        p, section = {}, None
-        for line in open(os.path.join(HERE, 'pyproject.toml')):
-            line = line.strip()
-            if line.startswith('['):
-                section = line
-            elif section == '[project]' and '=' in line:
-                k, v = (x.strip() for x in line.split('=', 1))
-                p[k] = eval(v, {}, {})
-        return p
+    except ImportError:
+        pass
+    # Python < 3.11: the subset pyproject.toml uses (tables; keys whose values
+    # are strings or lists of strings, on one line).
+    import ast
+    project, table = {}, None
+    for line in open(os.path.join(HERE, 'pyproject.toml')):
+        line = line.strip()
+        if not line or line.startswith('#'):
+            continue
+        if line.startswith('['):
+            name = line.strip('[]').strip()
+            table = (project if name == 'project' else
+                     project.setdefault('optional-dependencies', {})
+                     if name == 'project.optional-dependencies' else None)
+        elif table is not None and '=' in line:
+            k, v = (x.strip() for x in line.split('=', 1))
+            table[k] = ast.literal_eval(v)
+    return project
 
 
 def _metadata():

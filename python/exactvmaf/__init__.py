@@ -41,24 +41,33 @@ def score(ref, dis, model='vmaf_v0.6.1', features=(), backend='auto', threads=0,
     """
     if backend not in ('auto', 'cpu', 'cuda'):
         raise Error("backend is 'auto', 'cpu' or 'cuda', not %r" % (backend,))
-    if not isinstance(threads, int) or threads < 0:
-        raise Error('threads is a count >= 0, not %r' % (threads,))
-    models = _spec.models(model)
-    feats = _spec.features(features)
-    gpu = options.pop('gpu', 0)
+    _count('threads', threads)
+    gpu = _count('gpu', options.pop('gpu', 0))
     if _is_path(ref) and _is_path(dis):
-        from ._cli import score_files
-        return score_files(ref, dis, models, feats, backend, threads, gpu, options)
+        from ._cli import PRESETS, score_files
+        # A CTC preset brings its own models, VMAF's among them.
+        if model == 'vmaf_v0.6.1' and any(options.get(p) for p in PRESETS):
+            model = None
+        return score_files(ref, dis, _spec.models(model), _spec.features(features), backend,
+                           threads, gpu, options)
     if _is_path(ref) or _is_path(dis):
         raise Error('ref and dis are both paths or both frame sequences')
     bitdepth = options.pop('bitdepth', None)
-    subsample = options.pop('subsample', 0)
-    frames_in_flight = options.pop('frames_in_flight', 0)
+    if bitdepth is not None:
+        _count('bitdepth', bitdepth)
+    subsample = _count('subsample', options.pop('subsample', 0))
+    frames_in_flight = _count('frames_in_flight', options.pop('frames_in_flight', 0), 32)
     if options:
         raise Error('unknown option(s) for frames: %s' % ', '.join(sorted(options)))
     from ._frames import score_frames
-    return score_frames(ref, dis, models, feats, backend, threads, subsample, bitdepth,
-                        int(gpu), frames_in_flight)
+    return score_frames(ref, dis, _spec.models(model), _spec.features(features), backend,
+                        threads, subsample, bitdepth, gpu, frames_in_flight)
+
+
+def _count(name, value, top=2 ** 31 - 1):
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= top:
+        raise Error('%s is an integer from 0 to %d, not %r' % (name, top, value))
+    return value
 
 
 def library_version():

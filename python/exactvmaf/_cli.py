@@ -23,6 +23,13 @@ from .spec import feature_cli
 
 _options = None
 
+# Set by score_files itself: a caller's value would clash with them.
+RESERVED = {'reference', 'distorted', 'output', 'json', 'xml', 'csv', 'sub', 'precision',
+            'threads', 'backend', 'quiet', 'model', 'feature', 'no_prediction', 'gpu',
+            'version', 'help', 'list-devices', 'rcpss_fingerprint'}
+# Options that bring their own models (a default model would clash with them).
+PRESETS = ('aom_ctc', 'nflx_ctc')
+
 
 def cli_path():
     env = os.environ.get('EXACTVMAF_CLI')
@@ -57,19 +64,44 @@ def _long_options(cli):
     return _options
 
 
+def option_name(cli, key):
+    """The tool's long option for a Python keyword or CSV column (frame_cnt,
+    scale_to_ref or scale-to-ref); Error for an unknown or reserved one."""
+    known = _long_options(cli)
+    for name in (key, key.replace('_', '-'), key.replace('-', '_')):
+        if name in known:
+            break
+    else:
+        raise Error('unknown option %r (the command line tool has no --%s)' % (key, key))
+    if name in RESERVED or name.replace('-', '_') in RESERVED:
+        raise Error('option %r is set by exactvmaf itself (use the argument or column for '
+                    'it, if there is one)' % key)
+    return name
+
+
+def tool_uint(value, what):
+    """An unsigned count as the tool reads it (strtoull, base 0: 0x hex, 0 octal)."""
+    text = str(value).strip()
+    try:
+        if text[:2].lower() == '0x':
+            return int(text[2:], 16)
+        if len(text) > 1 and text[0] == '0':
+            return int(text[1:], 8)
+        if text.isdigit():
+            return int(text)
+    except ValueError:
+        pass
+    raise Error('invalid value %r for %s: expected an integer >= 0' % (value, what))
+
+
 def option_args(cli, options):
     """CLI arguments for options given as Python keywords or CSV columns:
     key -> --key (or --key-with-dashes); True adds a flag, False and None omit it."""
-    known = _long_options(cli)
     args = []
     for key, val in options.items():
         if val is None or val is False or val == '':
             continue
-        for name in (key, key.replace('_', '-'), key.replace('-', '_')):
-            if name in known:
-                break
-        else:
-            raise Error('unknown option %r (the command line tool has no --%s)' % (key, key))
+        name = option_name(cli, key)
         if val is True:
             args.append('--' + name)
         elif isinstance(val, (list, tuple)):
@@ -80,13 +112,23 @@ def option_args(cli, options):
     return args
 
 
-def _die_with_parent():
-    """The tool goes when the process that started it goes (a lost worker)."""
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(1, signal.SIGKILL)       # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):
-        pass
+# Resolved here, not in the child: between fork and exec in a threaded
+# process (a Dask worker) only the call itself may run, no symbol lookup.
+try:
+    _prctl = ctypes.CDLL(None, use_errno=True).prctl
+except (OSError, AttributeError):
+    _prctl = None
+
+
+def _die_with(parent):
+    """preexec_fn: the tool goes when its parent goes (a lost worker), and
+    does not start when the parent is already gone."""
+    def setup():
+        if _prctl is not None:
+            _prctl(1, signal.SIGKILL)       # PR_SET_PDEATHSIG
+        if os.getppid() != parent:
+            os._exit(1)
+    return setup
 
 
 def score_files(ref, dis, models, features, backend, threads, gpu, options):
@@ -101,13 +143,13 @@ def score_files(ref, dis, models, features, backend, threads, gpu, options):
             argv += ['--gpu', str(gpu)]
         for m in models:
             argv += ['--model', m.cli()]
-        if not models:
+        if not models and not any(options.get(p) for p in PRESETS):
             argv.append('--no_prediction')
         for name, opts in features:
             argv += ['--feature', feature_cli(name, opts)]
         argv += option_args(cli, options)
         r = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                           preexec_fn=_die_with_parent)
+                           preexec_fn=_die_with(os.getpid()))
         if r.returncode:
             lines = [l for l in r.stderr.splitlines() if l.strip()]
             raise Error('\n'.join(lines[-8:]) or 'exactvmaf exited with %d' % r.returncode,

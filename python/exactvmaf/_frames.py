@@ -24,7 +24,10 @@ def _planes(frame, what, index):
     if isinstance(frame, np.ndarray) and frame.ndim == 2:
         return (frame,)
     if isinstance(frame, (tuple, list)) and len(frame) == 3:
-        planes = tuple(np.asarray(p) for p in frame)
+        try:
+            planes = tuple(np.asarray(p) for p in frame)
+        except (ValueError, TypeError) as e:
+            raise Error('%s frame %d: a plane is not an array: %s' % (what, index, e))
         if all(p.ndim == 2 for p in planes):
             return planes
     shape = getattr(frame, 'shape', None)
@@ -208,15 +211,18 @@ def score_frames(ref, dis, models, features, backend, threads, subsample, bitdep
             _check_range(pr, geometry[1], 'reference', n)
             _check_range(pd, geometry[1], 'distorted', n)
             pics = (_lib.Picture(), _lib.Picture())
-            for pic in pics:
-                rc = L.vmaf_fetch_preallocated_picture(c.ctx, ctypes.byref(pic))
-                if rc < 0:
-                    for q in pics:
-                        if q.ref:
-                            L.vmaf_picture_unref(ctypes.byref(q))
-                    c.check(rc, 'cannot get a picture')
-            _copy(pics[0], pr)
-            _copy(pics[1], pd)
+            try:
+                for pic in pics:
+                    c.check(L.vmaf_fetch_preallocated_picture(c.ctx, ctypes.byref(pic)),
+                            'cannot get a picture')
+                _copy(pics[0], pr)
+                _copy(pics[1], pd)
+            except BaseException:
+                # Not handed over yet (an error, or Ctrl-C while copying): ours to drop.
+                for q in pics:
+                    if q.ref:
+                        L.vmaf_picture_unref(ctypes.byref(q))
+                raise
             c.check(L.vmaf_read_pictures(c.ctx, ctypes.byref(pics[0]), ctypes.byref(pics[1]), n),
                     'frame %d' % n)
             n += 1

@@ -13,7 +13,8 @@ holding the digest of the job's inputs and options. DIR/summary.csv lists
 every job's pooled model scores at the end.
 
 Runs on a LocalCluster of --workers processes, or on an existing cluster
-(--scheduler tcp://HOST:PORT; the workers need this package and the tool).
+(--scheduler tcp://HOST:PORT; the workers need this package and the same version
+of the tool, whose version the digest records).
 --gpus 0,1 adds one worker per GPU, which computes with --backend cuda.
 
 Long pairs are split into frame ranges of --shard-frames frames, each
@@ -47,13 +48,19 @@ from .result import Result, pool
 # frame after it: motion2 takes the next frame's score.
 PRE_ROLL = 4
 POST_ROLL = 1
-# The tool says this when a shard starts past the end of a video.
-_PAST_END = re.compile(r'cannot skip \d+ frames')
-RESERVED = ('id', 'reference', 'distorted', 'model', 'feature')
+# The tool says this when a shard starts at or past the end of a video.
+_PAST_END = re.compile(r'cannot skip \d+ frames|no frames to compare')
+COLUMNS = ('id', 'reference', 'distorted', 'model', 'feature')
+# Options a shard cannot take: each would write its own file.
+NOT_IN_BATCH = ('report', 'plot')
+
+
+class NeedWhole(Exception):
+    """The shards' per-frame values cannot rebuild the job's result."""
 
 
 class Job:
-    def __init__(self, row, base, line):
+    def __init__(self, row, base, line, cli):
         self.line = line
         self.id = (row.get('id') or '').strip()
         if not self.id or not re.fullmatch(r'[A-Za-z0-9._+-]+', self.id) or self.id[0] == '.':
@@ -67,18 +74,26 @@ class Job:
         self.models = [m.strip() for m in (row.get('model') or '').split(';') if m.strip()]
         self.features = [f.strip() for f in (row.get('feature') or '').split(';') if f.strip()]
         self.options = {}
-        for k, v in row.items():
-            if k is None or k in RESERVED:
-                continue
-            v = (v or '').strip()
-            if v.lower() in ('true', 'yes'):
-                self.options[k] = True
-            elif v.lower() in ('false', 'no', ''):
-                continue
-            else:
-                self.options[k] = v
         try:
-            self.model_specs = _spec.models(self.models or 'vmaf_v0.6.1')
+            for k, v in row.items():
+                if k in COLUMNS:
+                    continue
+                v = (v or '').strip()
+                if v.lower() in ('false', 'no', ''):
+                    continue
+                # Under the tool's own name, so that frame-cnt is frame_cnt.
+                name = _cli.option_name(cli, k)
+                if name in NOT_IN_BATCH:
+                    raise Error('option %s is not for batches (every shard would write it)' % k)
+                self.options[name] = True if v.lower() in ('true', 'yes') else v
+            for k in ('frame_cnt', 'frame_skip_ref', 'frame_skip_dist', 'subsample'):
+                if k in self.options:
+                    self.options[k] = _cli.tool_uint(self.options[k], k)
+            presets = any(self.options.get(p) for p in _cli.PRESETS)
+            self.model_specs = _spec.models(self.models or (None if presets else 'vmaf_v0.6.1'))
+            for m in self.model_specs:
+                if m.path:
+                    m.path = os.path.join(base, m.path)
             self.feature_specs = _spec.features(self.features)
         except Error as e:
             raise Error('line %d (job %s): %s' % (line, self.id, e))
@@ -94,28 +109,40 @@ class Job:
                 return [os.path.realpath(p), None, None]
         key = {'reference': stat(self.reference), 'distorted': stat(self.distorted),
                'model': [m.cli() for m in self.model_specs],
+               'model files': [stat(m.path) for m in self.model_specs if m.path],
                'feature': [_spec.feature_cli(n, o) for n, o in self.feature_specs],
                'options': {k: self.options[k] for k in sorted(self.options)},
                'version': version}
         return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
 
 
-def read_jobs(path):
+def read_jobs(path, cli):
     base = os.path.dirname(os.path.abspath(path))
-    with open(path, newline='') as f:
-        rows = list(csv.DictReader(f))
-        if not rows:
-            raise Error('%s: no jobs (a header row, then one row per job)' % path)
-        missing = [c for c in ('id', 'reference', 'distorted') if c not in rows[0]]
-        if missing:
-            raise Error('%s: no column %s' % (path, ', '.join(missing)))
     jobs, seen = [], set()
-    for i, row in enumerate(rows):
-        job = Job(row, base, i + 2)
-        if job.id in seen:
-            raise Error('line %d: id %s appears twice' % (job.line, job.id))
-        seen.add(job.id)
-        jobs.append(job)
+    try:
+        # utf-8-sig: a spreadsheet's byte order mark is not part of the first name.
+        with open(path, newline='', encoding='utf-8-sig') as f:
+            reader = csv.DictReader(f)
+            missing = [c for c in ('id', 'reference', 'distorted')
+                       if c not in (reader.fieldnames or [])]
+            if missing:
+                raise Error('%s: no column %s (the first row names the columns)'
+                            % (path, ', '.join(missing)))
+            for row in reader:
+                line = reader.line_num
+                if None in row:
+                    raise Error('line %d: more cells than the header has columns' % line)
+                if not any((v or '').strip() for v in row.values()):
+                    continue        # an empty row (a spreadsheet's ",,,")
+                job = Job(row, base, line, cli)
+                if job.id in seen:
+                    raise Error('line %d: id %s appears twice' % (line, job.id))
+                seen.add(job.id)
+                jobs.append(job)
+    except (OSError, UnicodeDecodeError, csv.Error) as e:
+        raise Error('%s: %s' % (path, e))
+    if not jobs:
+        raise Error('%s: no jobs (a header row, then one row per job)' % path)
     return jobs
 
 
@@ -146,10 +173,10 @@ def _y4m_frames(path):
 
 def _yuv_frames(path, o):
     try:
-        w, h = int(o.get('width') or o['w']), int(o.get('height') or o['h'])
-        fmt = str(o.get('pixel_format') or o.get('p'))
-        bpc = int(o.get('bitdepth') or o.get('b'))
-    except (KeyError, TypeError, ValueError):
+        w, h = _cli.tool_uint(o['width'], 'width'), _cli.tool_uint(o['height'], 'height')
+        fmt = str(o.get('pixel_format'))
+        bpc = _cli.tool_uint(o['bitdepth'], 'bitdepth')
+    except (KeyError, Error):
         return None
     cw, ch = {'420': ((w + 1) // 2, (h + 1) // 2), '422': ((w + 1) // 2, h), '444': (w, h),
               '400': (0, 0)}.get(fmt, (None, None))
@@ -180,7 +207,7 @@ def estimate_frames(job):
     counts = []
     for path, skip_key in ((job.reference, 'frame_skip_ref'), (job.distorted, 'frame_skip_dist')):
         try:
-            if job.options.get('width') or job.options.get('w'):
+            if job.options.get('width'):
                 n = _yuv_frames(path, job.options)
             elif path.endswith('.y4m'):
                 n = _y4m_frames(path)
@@ -190,19 +217,18 @@ def estimate_frames(job):
             n = None
         if n is None:
             return None
-        counts.append(n - int(job.options.get(skip_key) or 0))
+        counts.append(n - job.options.get(skip_key, 0))
     n = min(counts)
-    if job.options.get('frame_cnt'):
-        n = min(n, int(job.options['frame_cnt']))
+    if 'frame_cnt' in job.options:
+        n = min(n, job.options['frame_cnt'])
     return max(n, 0)
 
 
 def shardable(job):
-    if int(job.options.get('subsample') or 1) > 1:
-        return False        # the grid of computed frames would move with the shard
-    # APSNR is a run-level sum that per-frame values cannot rebuild.
-    return not any(k == 'enable_apsnr' and v == 'true'
-                   for _, opts in job.feature_specs for k, v in opts)
+    # The grid of computed frames would move with the shard. (Run-level
+    # values and infinities show only in the results: merge() then asks for
+    # the job whole.)
+    return job.options.get('subsample', 0) <= 1
 
 
 def plan(job, shard_frames, estimate):
@@ -210,15 +236,15 @@ def plan(job, shard_frames, estimate):
     if not shard_frames or estimate is None or estimate <= shard_frames or not shardable(job):
         return [(0, 0, None, dict(job.options))]
     k = math.ceil(estimate / shard_frames)
-    user_cnt = int(job.options['frame_cnt']) if job.options.get('frame_cnt') else None
+    user_cnt = job.options.get('frame_cnt')
     shards = []
     for i in range(k):
         start = i * shard_frames
         pre = min(PRE_ROLL, start)
         skip = start - pre
         o = dict(job.options)
-        o['frame_skip_ref'] = int(job.options.get('frame_skip_ref') or 0) + skip
-        o['frame_skip_dist'] = int(job.options.get('frame_skip_dist') or 0) + skip
+        o['frame_skip_ref'] = job.options.get('frame_skip_ref', 0) + skip
+        o['frame_skip_dist'] = job.options.get('frame_skip_dist', 0) + skip
         last = i == k - 1
         cnt = None if last else pre + shard_frames + POST_ROLL
         if user_cnt is not None:
@@ -250,7 +276,15 @@ def run_shard(job_id, ref, dis, model_specs, feature_specs, options, backend, th
 
 def merge(shards, outcomes):
     """One Result from the shards' results, in frame order; raises Error when
-    the ranges do not join up."""
+    the ranges do not join up, NeedWhole when per-frame values cannot give the
+    job's result: run-level values (apsnr), or a value the JSON holds as null
+    (an infinity or NaN, whose pooling the text cannot repeat). A job of one
+    shard is its result as the tool wrote it."""
+    if len(shards) == 1:
+        o = outcomes[0]
+        if 'error' in o:
+            raise Error(o['error'], code=o.get('code'))
+        return o['result']
     frames, numbers, names, ended = [], [], None, False
     backends, version = {}, ''
     times = [(o['t0'], o['t1']) for o in outcomes if 'result' in o]
@@ -261,6 +295,10 @@ def merge(shards, outcomes):
                 continue        # the shard starts past the end: nothing of it exists
             raise Error(o['error'], code=o.get('code'))
         r = o['result']
+        if r.aggregate:
+            raise NeedWhole('run-level values')
+        if any(math.isnan(v) for f in r.frames for v in f.values()):
+            raise NeedWhole('values that are not finite')
         version = r.version
         if names is None:
             names = list(r.pooled)
@@ -284,18 +322,21 @@ def merge(shards, outcomes):
     for name in names:
         values = [f.get(name) for f in frames]
         pooled[name] = {} if any(v is None for v in values) else pool(values)
-    aggregate = outcomes[0]['result'].aggregate if len(outcomes) == 1 else {}
-    return Result(frames, numbers, pooled, backends, aggregate, version,
+    return Result(frames, numbers, pooled, backends, {}, version,
                   len(frames) / (t1 - t0) if t1 > t0 else None)
 
 
 def write_atomic(path, text):
     tmp = '%s.tmp-%d' % (path, os.getpid())
-    with open(tmp, 'w') as f:
-        f.write(text)
-        f.flush()
-        os.fsync(f.fileno())
-    os.replace(tmp, path)
+    try:
+        with open(tmp, 'w') as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 def existing_digest(path):
@@ -358,8 +399,8 @@ def _cluster(a):
                                dashboard_address=None, silence_logs=logging.ERROR)
         return Client(cluster), cluster
     workers = {'cpu-%d' % i: {'cls': Nanny, 'options': dict(common)} for i in range(a.workers)}
-    for g in a.gpus.split(','):
-        workers['gpu-%s' % g] = {'cls': Nanny, 'options': dict(
+    for i, g in enumerate(a.gpus.split(',')):
+        workers['gpu-%d-%s' % (i, g.strip())] = {'cls': Nanny, 'options': dict(
             common, env={'EXACTVMAF_BATCH_GPU': g.strip()})}
     cluster = SpecCluster(workers=workers, scheduler={
         'cls': Scheduler, 'options': {'dashboard_address': None}}, silence_logs=logging.ERROR)
@@ -394,16 +435,22 @@ def main(argv=None):
         return 2
 
 
+def _gpu_list(text):
+    gpus = [g.strip() for g in text.split(',')]
+    if not all(g.isdigit() for g in gpus):
+        raise Error('--gpus is a list of GPU indexes (0,1), not %r' % text)
+    return gpus
+
+
 def run(a):
     if a.workers < 0 or a.threads < 0 or a.shard_frames < 0:
         raise Error('--workers, --threads and --shard-frames are counts')
-    jobs = read_jobs(a.jobs)
+    if a.gpus:
+        _gpu_list(a.gpus)
+    if not a.scheduler and not a.workers and not a.gpus:
+        raise Error('no workers: give --workers N, --gpus, or --scheduler')
     cli = _cli.cli_path()
-    for job in jobs:            # an unknown option fails here, before any work
-        try:
-            _cli.option_args(cli, job.options)
-        except Error as e:
-            raise Error('line %d (job %s): %s' % (job.line, job.id, e))
+    jobs = read_jobs(a.jobs, cli)      # an unknown option fails here, before any work
     version = subprocess.run([cli, '--version'], capture_output=True, text=True).stdout.strip()
     os.makedirs(a.out, exist_ok=True)
     for name in os.listdir(a.out):      # what an interrupted write left
@@ -418,8 +465,11 @@ def run(a):
         have, result = existing_digest(path)
         if have == digest:
             status[job.id] = ('done', result, '')
-        else:
-            todo.append((job, digest, path))
+            continue
+        # A result of other inputs or options must not outlive a failed redo.
+        if os.path.exists(path):
+            os.remove(path)
+        todo.append((job, digest, path))
     if len(status) and not a.quiet:
         print('%d of %d jobs already done (same inputs and options): skipped'
               % (len(status), len(jobs)), file=sys.stderr)
@@ -438,18 +488,23 @@ def run(a):
         if todo:
             from distributed import as_completed
             client, cluster = _cluster(a)
-            futures, where = [], {}
-            for job, digest, path in todo:
+            where, outcomes = {}, {}
+            pending = as_completed()
+
+            def submit(job, digest, path, attempt):
+                outcomes[job.id] = [None] * len(plans[job.id])
                 for k, (start, pre, keep, opts) in enumerate(plans[job.id]):
                     f = client.submit(run_shard, job.id, job.reference, job.distorted,
                                       job.model_specs, job.feature_specs, opts, a.backend,
-                                      a.threads, pure=False, key='%s-shard-%d-%s' % (
-                                          job.id, k, digest[:12]))
-                    futures.append(f)
+                                      a.threads, pure=False, key='%s-%s-%d-%d' % (
+                                          job.id, digest[:12], attempt, k))
                     where[f.key] = (job, digest, path, k)
-            outcomes = {job.id: [None] * len(plans[job.id]) for job, _, _ in todo}
-            for f in as_completed(futures):
-                job, digest, path, k = where[f.key]
+                    pending.add(f)
+
+            for job, digest, path in todo:
+                submit(job, digest, path, 0)
+            for f in pending:
+                job, digest, path, k = where.pop(f.key)
                 try:
                     o = f.result()
                 except Exception as e:      # a task the cluster gave up on (KilledWorker, ...)
@@ -469,9 +524,15 @@ def run(a):
                             'reference': job.reference, 'distorted': job.distorted})}
                         write_atomic(path, r.to_json(extra))
                         status[job.id] = ('ok', r, '')
+                    except NeedWhole:
+                        # Computed again in one piece: the tool's own result.
+                        plans[job.id] = [(0, 0, None, dict(job.options))]
+                        submit(job, digest, path, 1)
+                        done = False
                     except Error as e:
                         status[job.id] = ('error', None, str(e))
-                    outcomes[job.id] = None
+                    except OSError as e:
+                        status[job.id] = ('error', None, 'cannot write %s: %s' % (path, e))
                 progress.update(jobs=1 if done else 0, frames=frames)
         progress.end()
     except KeyboardInterrupt:
@@ -487,7 +548,10 @@ def run(a):
         if cluster is not None:
             cluster.close()
 
-    write_summary(a.summary or os.path.join(a.out, 'summary.csv'), jobs, status)
+    try:
+        write_summary(a.summary or os.path.join(a.out, 'summary.csv'), jobs, status)
+    except OSError as e:
+        raise Error('cannot write the summary: %s' % e)
     failed = [j.id for j in jobs if status.get(j.id, ('error',))[0] == 'error']
     for j in jobs:
         st = status.get(j.id)
@@ -516,12 +580,16 @@ def write_summary(path, jobs, status):
             row[n] = '%.17g' % p['mean'] if 'mean' in p else ''
         rows.append(row)
     tmp = '%s.tmp-%d' % (path, os.getpid())
-    with open(tmp, 'w', newline='') as f:
-        w = csv.DictWriter(f, ['id', 'status', 'frames'] + names + ['reference', 'distorted',
-                                                                   'error'])
-        w.writeheader()
-        w.writerows(rows)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, 'w', newline='') as f:
+            w = csv.DictWriter(f, ['id', 'status', 'frames'] + names + ['reference',
+                                                                       'distorted', 'error'])
+            w.writeheader()
+            w.writerows(rows)
+        os.replace(tmp, path)
+    finally:
+        if os.path.exists(tmp):
+            os.remove(tmp)
 
 
 if __name__ == '__main__':
