@@ -331,19 +331,20 @@ int main(int argc, char **argv)
         scores_free(&cpu);
     }
 
-    /* Device memory: 32 frames in flight of 16384x16384 do not fit in an
-     * H200 with the float features: asked for, a clear error; not asked
-     * for, fewer frames in flight and a result. */
+    /* Device memory: 32 frames in flight of 11264x11264 (about 6.8 GB each
+     * with the float features) do not fit in an H200: asked for, a clear
+     * error; not asked for, fewer frames in flight and a result. The size is
+     * the largest square float_vif takes (INT_MAX / 16 samples). */
     if (!quick) {
-        const Clip huge = { 16384, 16384, 8, 2, VMAF_PIX_FMT_YUV420P };
+        const Clip huge = { 11264, 11264, 8, 2, VMAF_PIX_FMT_YUV420P };
         Scores s;
         int err = run(&huge, &(Run){ EXACTVMAF_BACKEND_CUDA, .fif = 32,
                                      .features = float_features }, &s);
-        printf("16384x16384, 32 frames in flight asked: %d (%s)\n", err, strerror(-err));
+        printf("11264x11264, 32 frames in flight asked: %d (%s)\n", err, strerror(-err));
         CHECK(err == -ENOMEM, "32 huge frames in flight: -ENOMEM expected, got %d", err);
         scores_free(&s);
         err = run(&huge, &(Run){ EXACTVMAF_BACKEND_CUDA, .features = float_features }, &s);
-        printf("16384x16384, frames in flight chosen: %d\n", err);
+        printf("11264x11264, frames in flight chosen: %d\n", err);
         CHECK(!err, "huge frames with the default K: %d", err);
         scores_free(&s);
     }

@@ -7,10 +7,18 @@
  * rounded by the scale's row shift and added in the CPU's types
  * (iadm_row_u64, iadm_row_i64, iadm_acc_add), and iadm_conclude(), the
  * CPU's, gives the outputs.
+ *
+ * Instances that differ only in adm_enhn_gain_limit (VMAF and VMAF NEG)
+ * share one pass, as on the CPU: the leader runs the DWT and the
+ * denominators once, and decoupling and masking once per limit, into rows
+ * of their own; the others conclude from its readback. Where the reference
+ * emulates scale 3's row -1 (inputs of 17 to 32 rows) that row comes from
+ * one limit's CSF band, so there every instance runs its own pass.
  */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +27,7 @@
 #include "log.h"
 
 #include "iadm_arith.h"
+#include "iadm_cpu.h"
 #include "iadm_host.h"
 
 extern const EvcFatbin evc_fatbin_integer_adm;
@@ -57,7 +66,12 @@ typedef struct IadmCuda {
     IadmParams p;
     IadmScaleGeom geom[IADM_NUM_SCALES];
     int emu;
-    size_t den_off[IADM_NUM_SCALES], cm_off[IADM_NUM_SCALES], n_rows;
+    VmafFex *leader;            /**< a follower's leader; NULL when leading */
+    int limit;                  /**< this instance's gain limit in the leader's list */
+    double egl[IADM_MAX_GAIN_LIMITS];   /**< a leader's: every limit of its pass */
+    int n_egl;
+    /* A leader's row layout, fixed in lane_init once every follower joined. */
+    size_t den_off[IADM_NUM_SCALES], cm_off[IADM_NUM_SCALES][IADM_MAX_GAIN_LIMITS], n_rows;
 } IadmCuda;
 
 /** One frame in flight. */
@@ -65,7 +79,7 @@ typedef struct IadmLane {
     CUdeviceptr a[IADM_NUM_SCALES][2];  /**< band a of each scale, ref and dis */
     CUdeviceptr idx[IADM_NUM_SCALES];
     CUdeviceptr div_lookup, emu_ref, emu_dis;
-    CUdeviceptr rows;                   /**< den rows (3 each), then cm rows (6 each), by scale */
+    CUdeviceptr rows;   /**< by scale: den rows (3 each), then cm rows (6 each) per limit */
     uint64_t *h_rows;
     IadmPlanes pl;
     CUfunction k_dwt0, k_dwt, k_den, k_dec, k_emu, k_cm;
@@ -97,22 +111,55 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     g->bpc = bpc;
     /* The reference's row -1 at scale 3 (inputs of 3 or 4 rows). */
     g->emu = (g->geom[3].in_h + 1) / 2 == 2;
+    g->egl[0] = o.enhn_gain_limit;
+    g->n_egl = 1;
+    (void)pix_fmt;
+
+    VmafGpu *gpu = fex->env.gpu;
+    if (!g->emu) {
+        /* Every option but the gain limit (and debug) decides the pass. */
+        char key[512];
+        snprintf(key, sizeof(key), "%.17g %.17g %d %d %.17g %.17g %.17g %.17g %d %d",
+                 o.norm_view_dist, o.csf_diag_scale, o.ref_display_height, o.csf_mode,
+                 o.csf_scale, o.noise_weight, o.dlm_weight, o.min_val, o.skip_aim,
+                 o.skip_scale0);
+        VmafFex *leader = vmaf_gpu_share(gpu, key);
+        if (leader) {
+            IadmCuda *lg = leader->twin_priv;
+            int e = 0;
+            while (e < lg->n_egl && lg->egl[e] != o.enhn_gain_limit) e++;
+            if (e == IADM_MAX_GAIN_LIMITS) return VMAF_FEX_TWIN_DECLINED;
+            if (e == lg->n_egl) lg->egl[lg->n_egl++] = o.enhn_gain_limit;
+            g->leader = leader;
+            g->limit = e;
+            return 0;
+        }
+    }
+    vmaf_gpu_use_plane(gpu, 3, 0);
+    return 0;
+}
+
+/** A leader's row layout for its n_egl limits (known once lanes are made). */
+static void row_layout(IadmCuda *g)
+{
     size_t n_rows = 0;
     for (int s = 0; s < IADM_NUM_SCALES; s++) {
         g->den_off[s] = n_rows;
         n_rows += 3 * (size_t)g->geom[s].h;
-        g->cm_off[s] = n_rows;
-        n_rows += 6 * (size_t)g->geom[s].h;
+        for (int e = 0; e < g->n_egl; e++) {
+            g->cm_off[s][e] = n_rows;
+            n_rows += 6 * (size_t)g->geom[s].h;
+        }
     }
     g->n_rows = n_rows;
-    vmaf_gpu_use_plane(fex->env.gpu, 3, 0);
-    return 0;
 }
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 {
-    const IadmCuda *g = fex->twin_priv;
+    IadmCuda *g = fex->twin_priv;
     IadmLane *q = lp;
+    if (g->leader) return 0;
+    row_layout(g);
     const size_t n0 = (size_t)g->geom[0].w * g->geom[0].h;
     CUdeviceptr *plane[IADM_N_PLANES] = {
         &q->pl.ref_b[0], &q->pl.ref_b[1], &q->pl.ref_b[2], &q->pl.dis_b[0], &q->pl.dis_b[1],
@@ -164,7 +211,7 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     return err;
 }
 
-static void scale_args(const IadmCuda *g, int s, IadmScaleArgs *a)
+static void scale_args(const IadmCuda *g, int s, int e, IadmScaleArgs *a)
 {
     const IadmScaleGeom *q = &g->geom[s];
     memset(a, 0, sizeof(*a));
@@ -189,8 +236,8 @@ static void scale_args(const IadmCuda *g, int s, IadmScaleArgs *a)
         a->rf123[b] = s == 0 ? 0 : g->p.rf123[s][b];
     }
     a->cos2 = g->p.cos2;
-    a->egl = g->p.egl;
-    a->egl_int = iadm_egl_int(g->p.egl);
+    a->egl = g->egl[e];
+    a->egl_int = iadm_egl_int(g->egl[e]);
     a->skip_aim = g->p.skip_aim;
 }
 
@@ -206,7 +253,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     for (int s = 0; s < IADM_NUM_SCALES && !err; s++) {
         const IadmScaleGeom *qg = &g->geom[s];
         IadmScaleArgs a;
-        scale_args(g, s, &a);
+        scale_args(g, s, 0, &a);
         int w = qg->w, h = qg->h, n = qg->in_w, in_h = qg->in_h;
         if (s == 0) {
             int shift = g->bpc == 8 ? 8 : (int)g->bpc;
@@ -220,37 +267,46 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
             err = vmaf_gpu_launch(l, q->k_dwt, (unsigned)w, (unsigned)h, 1, 32, 8, da);
         }
         CUdeviceptr den = q->rows + g->den_off[s] * sizeof(uint64_t);
-        CUdeviceptr cm = q->rows + g->cm_off[s] * sizeof(uint64_t);
         const unsigned cm_w = (unsigned)(qg->cm.right - qg->cm.left);
         const unsigned cm_h = (unsigned)(qg->cm.bottom - qg->cm.top);
         const unsigned ext_w = (unsigned)(qg->ext.right - qg->ext.left);
         const unsigned ext_h = (unsigned)(qg->ext.bottom - qg->ext.top);
         void *na[] = { &q->pl, &a, &den };
         if (!err && cm_w && cm_h) err = vmaf_gpu_launch(l, q->k_den, cm_w, cm_h, 1, 256, 1, na);
-        void *ca[] = { &q->pl, &a, &q->div_lookup };
-        if (!err && ext_w && ext_h)
-            err = vmaf_gpu_launch(l, q->k_dec, ext_w, ext_h, 1, 32, 8, ca);
-        if (!err && s == 0 && g->emu) {
-            int n3 = g->geom[3].in_w;
-            void *ea[] = { &q->pl, &a, &n3, &q->emu_ref };
-            err = vmaf_gpu_launch(l, q->k_emu, (unsigned)n3, 1, 1, 32, 1, ea);
+        /* Per gain limit, in order on the stream: the restored and additive
+         * planes are rewritten by each limit's decoupling. */
+        for (int e = 0; e < g->n_egl && !err; e++) {
+            scale_args(g, s, e, &a);
+            CUdeviceptr cm = q->rows + g->cm_off[s][e] * sizeof(uint64_t);
+            void *ca[] = { &q->pl, &a, &q->div_lookup };
+            if (ext_w && ext_h) err = vmaf_gpu_launch(l, q->k_dec, ext_w, ext_h, 1, 32, 8, ca);
+            if (!err && s == 0 && g->emu) {     /* never shared (twin_init) */
+                int n3 = g->geom[3].in_w;
+                void *ea[] = { &q->pl, &a, &n3, &q->emu_ref };
+                err = vmaf_gpu_launch(l, q->k_emu, (unsigned)n3, 1, 1, 32, 1, ea);
+            }
+            void *ma[] = { &q->pl, &a, &cm };
+            if (!err && cm_w && cm_h)
+                err = vmaf_gpu_launch(l, q->k_cm, cm_w, cm_h, 1, 256, 1, ma);
         }
-        void *ma[] = { &q->pl, &a, &cm };
-        if (!err && cm_w && cm_h) err = vmaf_gpu_launch(l, q->k_cm, cm_w, cm_h, 1, 256, 1, ma);
     }
     if (!err) err = vmaf_gpu_download(l, q->h_rows, q->rows, g->n_rows * sizeof(uint64_t));
     return err;
 }
 
-/** The accumulators from the row sums, in the CPU's types and row shifts. */
-static void accumulate(const IadmCuda *g, const IadmLane *lq, IadmAccum acc[IADM_NUM_SCALES])
+/**
+ * The accumulators of gain limit e from leader g's row sums, in the CPU's
+ * types and row shifts.
+ */
+static void accumulate(const IadmCuda *g, const IadmLane *lq, int e,
+                       IadmAccum acc[IADM_NUM_SCALES])
 {
     memset(acc, 0, IADM_NUM_SCALES * sizeof(*acc));
     for (int s = g->p.skip_scale0 ? 1 : 0; s < IADM_NUM_SCALES; s++) {
         const IadmScaleGeom *q = &g->geom[s];
         for (int i = q->cm.top; i < q->cm.bottom; i++) {
             const uint64_t *den = lq->h_rows + g->den_off[s] + 3 * (size_t)i;
-            const uint64_t *cm = lq->h_rows + g->cm_off[s] + 6 * (size_t)i;
+            const uint64_t *cm = lq->h_rows + g->cm_off[s][e] + 6 * (size_t)i;
             for (int b = 0; b < 3; b++) {
                 acc[s].den[b] += iadm_row_u64(den[b], q->den_row_add, q->den_row_shift);
                 iadm_acc_add(&acc[s].num[b],
@@ -266,9 +322,12 @@ static void accumulate(const IadmCuda *g, const IadmLane *lq, IadmAccum acc[IADM
 static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     const IadmCuda *g = fex->twin_priv;
+    const IadmCuda *lg = g->leader ? g->leader->twin_priv : g;
+    const IadmLane *q = g->leader ? vmaf_gpu_state_of(g->leader, fr) : lp;
+    if (!q) return -EINVAL;
     IadmAccum acc[IADM_NUM_SCALES];
     AdmScores sc;
-    accumulate(g, lp, acc);
+    accumulate(lg, q, g->limit, acc);
     iadm_conclude(acc, g->geom, &g->p, (int)g->w, (int)g->h, &sc);
     return iadm_emit(fex, &sc, g->debug, fr->index);
 }
