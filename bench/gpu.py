@@ -7,8 +7,8 @@
    Netflix's CUDA `vmaf` (--netflix PATH, v3.2.0 built outside this repo) on
    the same files, best of `--reps` wall-clock runs each; the CPU paths of
    both at every core too. Each pooled VMAF is printed beside its fps.
-3. Where the GPU time goes: EXACTVMAF_CUDA_PROFILE=1 (upload GB/s, per-twin
-   ms, device memory) and, with --ncu, Nsight Compute's time of every kernel.
+3. Where the GPU time goes: the pinned host-to-device peak (bench/h2d_peak)
+   beside EXACTVMAF_CUDA_PROFILE=1's upload GB/s, per-twin ms, device memory and, with --ncu, Nsight Compute's time of every kernel.
 
 Input: one real 1080p frame pair of the fixtures (archer), resized to each
 size, its rows shifted a little per frame so that motion is not zero.
@@ -188,6 +188,12 @@ def profile_part(a, api, src, say):
     say()
     say('Where the GPU time goes (EXACTVMAF_CUDA_PROFILE=1, api_throughput, 2160p):')
     say()
+    peak = os.path.join(os.path.dirname(api), 'h2d_peak')
+    if os.path.exists(peak):
+        _, r = timed([peak])
+        gbps = [l.split()[1] for l in r.stdout.splitlines() if l.startswith('h2d_peak_gbps')]
+        say('- pinned host-to-device peak (bench/h2d_peak, 64 MiB copies): %s GB/s' %
+            (gbps[0] if gbps else 'error: ' + r.stderr.strip()[-80:]))
     for model in ('vmaf_v0.6.1', 'vmaf_float_v0.6.1', 'vmaf_v0.6.1,vmaf_v0.6.1neg'):
         env = dict(os.environ, EXACTVMAF_CUDA_PROFILE='1')
         _, r = timed([api, '--model', model, '--size', '3840x2160', '--frames', '300',
