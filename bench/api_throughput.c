@@ -5,8 +5,10 @@
  * again by reference). What it measures is what a caller that decodes
  * frames into the library's pictures gets at best.
  *
- * usage: api_throughput --model NAME[,NAME...] --size WxH --frames N
- *                       [--backend cpu|cuda|auto] [--gpu LIST|all] [--threads N]
+ * usage: api_throughput --model NAME[,NAME...] | --feature NAME[,NAME...]
+ *                       --size WxH --frames N
+ *                       [--backend cpu|cuda|opencl|auto] [--gpu LIST|all]
+ *                       [--opencl-fp64 auto|off] [--threads N]
  *                       [--frames-in-flight K] [--distinct M]
  *                       [--source FILE.yuv --source-size WxH]
  *
@@ -34,8 +36,10 @@
 
 typedef struct Args {
     const char *models;
+    const char *features;   /* --feature NAME[,NAME...]: extractors instead of models */
     unsigned w, h, frames, distinct, threads, fif;
     enum ExactvmafBackend backend;
+    enum ExactvmafFp64 fp64;
     int gpu[MAX_GPUS];
     int n_gpu;          /* -1: not given; 0: all */
     const char *source;
@@ -45,7 +49,8 @@ typedef struct Args {
 static int usage(void)
 {
     fprintf(stderr, "usage: api_throughput --model NAME[,NAME...] --size WxH --frames N "
-                    "[--backend cpu|cuda|auto] [--gpu LIST|all] [--threads N] "
+                    "[--feature NAME[,NAME...]] [--backend cpu|cuda|opencl|auto] "
+                    "[--gpu LIST|all] [--opencl-fp64 auto|off] [--threads N] "
                     "[--frames-in-flight K] [--distinct M] [--source FILE.yuv "
                     "--source-size WxH]\n");
     return 2;
@@ -67,6 +72,12 @@ static int parse(int argc, char **argv, Args *a)
         if (!v) return -1;
         i++;
         if (!strcmp(o, "--model")) a->models = v;
+        else if (!strcmp(o, "--feature")) a->features = v;
+        else if (!strcmp(o, "--opencl-fp64")) {
+            if (!strcmp(v, "auto")) a->fp64 = EXACTVMAF_FP64_AUTO;
+            else if (!strcmp(v, "off")) a->fp64 = EXACTVMAF_FP64_OFF;
+            else return -1;
+        }
         else if (!strcmp(o, "--size")) { if (parse_size(v, &a->w, &a->h)) return -1; }
         else if (!strcmp(o, "--frames")) a->frames = (unsigned)atoi(v);
         else if (!strcmp(o, "--distinct")) a->distinct = (unsigned)atoi(v);
@@ -78,6 +89,7 @@ static int parse(int argc, char **argv, Args *a)
             if (!strcmp(v, "cpu")) a->backend = EXACTVMAF_BACKEND_CPU;
             else if (!strcmp(v, "cuda")) a->backend = EXACTVMAF_BACKEND_CUDA;
             else if (!strcmp(v, "auto")) a->backend = EXACTVMAF_BACKEND_AUTO;
+            else if (!strcmp(v, "opencl")) a->backend = EXACTVMAF_BACKEND_OPENCL;
             else return -1;
         } else if (!strcmp(o, "--gpu")) {
             a->n_gpu = 0;
@@ -92,7 +104,7 @@ static int parse(int argc, char **argv, Args *a)
             return -1;
         }
     }
-    if (!a->models || !a->w || !a->frames || !a->distinct) return -1;
+    if ((!a->models == !a->features) || !a->w || !a->frames || !a->distinct) return -1;
     if (a->source && !a->sw) return -1;
     return 0;
 }
@@ -181,6 +193,7 @@ int main(int argc, char **argv)
     if (!err) err = exactvmaf_set_backend(vmaf, a.backend, a.n_gpu > 0 ? a.gpu[0] : 0);
     if (!err && a.n_gpu >= 0) err = exactvmaf_set_gpus(vmaf, a.gpu, (unsigned)a.n_gpu);
     if (!err && a.fif) err = exactvmaf_set_frames_in_flight(vmaf, a.fif);
+    if (!err && a.backend == EXACTVMAF_BACKEND_OPENCL) err = exactvmaf_set_opencl_fp64(vmaf, a.fp64);
     if (err) {
         fprintf(stderr, "api_throughput: cannot set up the context: %s\n", strerror(-err));
         return 1;
@@ -189,7 +202,19 @@ int main(int argc, char **argv)
     VmafModel *model[MAX_MODELS];
     char name[MAX_MODELS][64];
     unsigned n_model = 0;
-    for (const char *p = a.models; *p && n_model < MAX_MODELS;) {
+    for (const char *p = a.features; p && *p;) {
+        const size_t n = strcspn(p, ",");
+        char f[64];
+        snprintf(f, sizeof(f), "%.*s", (int)n, p);
+        err = vmaf_use_feature(vmaf, f, NULL);
+        if (err) {
+            fprintf(stderr, "api_throughput: feature %s: %s\n", f, strerror(-err));
+            return 1;
+        }
+        p += n;
+        if (*p == ',') p++;
+    }
+    for (const char *p = a.models; p && *p && n_model < MAX_MODELS;) {
         const size_t n = strcspn(p, ",");
         snprintf(name[n_model], sizeof(name[0]), "%.*s", (int)n, p);
         VmafModelConfig mc = { .name = name[n_model] };

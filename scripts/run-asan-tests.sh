@@ -16,6 +16,8 @@ logs="$PWD/$build/sanitizer-logs"
 rm -rf "$logs"
 mkdir -p "$logs"
 export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:check_initialization_order=1:log_path=$logs/asan"
+# What the OpenCL runtime (PoCL) keeps for its life is not ours to report.
+export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan-thirdparty.supp"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan"
 # Sanitized code runs several times slower: more time per test.
 meson test -C "$build" --print-errorlogs --num-processes 2 --timeout-multiplier 4 "$@"

@@ -35,7 +35,8 @@ int vmaf_fex_create(VmafFex **out, const VmafFeatureExtractor *desc,
     err = vmaf_options_apply(desc->name, desc->options, fex->priv, opts);
     if (err) goto fail;
     /* A context computing on a GPU hands each metric with a twin to it. */
-    if (env && env->gpu && desc->cuda) fex->twin = desc->cuda;
+    if (env && env->gpu && desc->gpu && vmaf_gpu_runs(env->gpu, desc->gpu->program))
+        fex->twin = desc->gpu;
 
     for (const char *const *p = desc->provided_features; p && *p; p++) {
         char *name = vmaf_option_feature_name(*p, desc->options, fex->priv);
@@ -80,7 +81,7 @@ int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     if (terr != VMAF_FEX_TWIN_DECLINED) return terr;
     /* The CPU path, initialised above, takes over. */
     vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: no %s twin for these options; computed on the CPU",
-             fex->desc->name, fex->twin->backend);
+             fex->desc->name, vmaf_gpu_backend(fex->env.gpu));
     if (fex->twin->close) fex->twin->close(fex);
     free(fex->twin_priv);
     fex->twin_priv = NULL;
@@ -171,7 +172,7 @@ unsigned vmaf_fex_planes_luma(const VmafFex *fex)
 
 const char *vmaf_fex_backend(const VmafFex *fex)
 {
-    return fex->twin ? fex->twin->backend : "cpu";
+    return fex->twin ? vmaf_gpu_backend(fex->env.gpu) : "cpu";
 }
 
 static void *options_obj(const VmafFeatureExtractor *desc, const VmafDict *opts,

@@ -3,8 +3,19 @@
  * and every GPU twin. Each macro is exactly one IEEE-754 operation,
  * round-to-nearest-even, never fused with its neighbours:
  *   host: plain C, built with the strict-FP flag list (-ffp-contract=off);
- *   CUDA: the __*_rn intrinsics, which nvcc never contracts.
+ *   CUDA: the __*_rn intrinsics, which nvcc never contracts;
+ *   OpenCL C: plain operators under FP_CONTRACT OFF (every kernel source
+ *   starts with the pragma, gpu/opencl/ev_opencl.h), which the OpenCL
+ *   spec rounds correctly for + - *, and for double /; float division is
+ *   not correctly rounded there by default, so FDIV is fp_exact.h's
+ *   integer routine.
  * Metric arithmetic headers use these and nothing else for float math.
+ *
+ * EV_F64 is 1 where binary64 exists (host, CUDA, an OpenCL device with
+ * fp64 in use) and 0 on an OpenCL device without it: arithmetic headers
+ * keep their double functions under #if EV_F64, so a kernel that reaches a
+ * double site on such a device fails to build instead of computing
+ * something else; it takes the fp64-free routines (fp_exact.h) instead.
  */
 #ifndef EXACTVMAF_FP_H
 #define EXACTVMAF_FP_H
@@ -15,7 +26,24 @@
 #define EV_FN static inline
 #endif
 
-#if defined(__CUDA_ARCH__)
+#if defined(__OPENCL_C_VERSION__)
+#define EV_F64 EV_FP64
+#else
+#define EV_F64 1
+#endif
+
+#if defined(__OPENCL_C_VERSION__)
+#define FMUL(a, b) ((float)(a) * (float)(b))
+#define FADD(a, b) ((float)(a) + (float)(b))
+#define FSUB(a, b) ((float)(a) - (float)(b))
+#define FDIV(a, b) ev_fdiv_rn((float)(a), (float)(b))
+#if EV_FP64
+#define DMUL(a, b) ((double)(a) * (double)(b))
+#define DADD(a, b) ((double)(a) + (double)(b))
+#define DSUB(a, b) ((double)(a) - (double)(b))
+#define DDIV(a, b) ((double)(a) / (double)(b))
+#endif
+#elif defined(__CUDA_ARCH__)
 #define FMUL(a, b) __fmul_rn((a), (b))
 #define FADD(a, b) __fadd_rn((a), (b))
 #define FSUB(a, b) __fsub_rn((a), (b))
@@ -33,6 +61,10 @@
 #define DADD(a, b) ((double)(a) + (double)(b))
 #define DSUB(a, b) ((double)(a) - (double)(b))
 #define DDIV(a, b) ((double)(a) / (double)(b))
+#endif
+
+#if defined(__OPENCL_C_VERSION__)
+#include "fp_exact.h"
 #endif
 
 #endif

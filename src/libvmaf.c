@@ -24,6 +24,9 @@
 #include "export.h"
 #include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
+#if EXACTVMAF_HAVE_OPENCL
+#include "gpu/opencl/opencl_device.h"
+#endif
 #include "gpu/pipeline.h"
 #include "log.h"
 #include "picture_internal.h"
@@ -86,6 +89,8 @@ struct VmafContext {
     int gpu_list[VMAF_GPU_MAX_DEVICES];
     unsigned n_gpu;         /* 0: every device */
     unsigned frames_in_flight;
+    char opencl_device[32]; /* "N" or "P:D" (exactvmaf_set_opencl_device); "" from gpu_list */
+    int opencl_fp64;        /* enum ExactvmafFp64 */
     VmafCudaState *cuda;    /* imported (vmaf_cuda_import_state) until start; owned */
     VmafGpu *gpu;           /* the GPU frame pipeline, from start */
     VmafFex **gpu_inst;     /* per registration: its instance in the pipeline, or NULL */
@@ -177,7 +182,7 @@ VMAF_EXPORT int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend b
     vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
     if (backend != EXACTVMAF_BACKEND_CPU && backend != EXACTVMAF_BACKEND_CUDA &&
-        backend != EXACTVMAF_BACKEND_AUTO) {
+        backend != EXACTVMAF_BACKEND_AUTO && backend != EXACTVMAF_BACKEND_OPENCL) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "unknown backend %d", (int)backend);
         return -EINVAL;
     }
@@ -193,6 +198,97 @@ VMAF_EXPORT int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend b
     vmaf->backend_chosen = true;
     vmaf->gpu_list[0] = gpu_index;
     vmaf->n_gpu = 1;
+    vmaf->opencl_device[0] = '\0';
+    return 0;
+}
+
+VMAF_EXPORT int exactvmaf_set_opencl_device(VmafContext *vmaf, const char *device)
+{
+    vmaf_ctx_bind_log(vmaf);
+    if (!vmaf || !device) return -EINVAL;
+    if (vmaf->started) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "the OpenCL device must be chosen before the first "
+                 "picture");
+        return -EINVAL;
+    }
+    /* Only the form here; whether the device exists is known at the first picture. */
+    const char *c = device;
+    unsigned digits = 0, colons = 0;
+    for (; *c; c++) {
+        if (*c >= '0' && *c <= '9') digits++;
+        else if (*c == ':' && digits && !colons) colons++, digits = 0;
+        else break;
+    }
+    if (*c || !digits || strlen(device) >= sizeof(vmaf->opencl_device)) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "OpenCL device \"%s\": expected an index N or "
+                 "platform:device P:D", device);
+        return -EINVAL;
+    }
+    snprintf(vmaf->opencl_device, sizeof(vmaf->opencl_device), "%s", device);
+    return 0;
+}
+
+VMAF_EXPORT int exactvmaf_device_describe(enum ExactvmafBackend backend, unsigned i,
+                                          char *line, size_t len)
+{
+    vmaf_log_bind(0);
+    if (!line || !len) return -EINVAL;
+    line[0] = '\0';
+    if (backend == EXACTVMAF_BACKEND_CUDA) {
+        int count = 0;
+        int err = evc_device_count(&count, line, len);
+        if (err) return -ENODEV;
+        if (i >= (unsigned)count) return -ENOENT;
+        VmafGpuDev *d = NULL;
+        char why[256] = "";
+        err = evc_device_open(&d, (int)i, why, sizeof(why));
+        if (err) {
+            snprintf(line, len, "cuda %u: cannot be opened: %s", i, why);
+            return 0;
+        }
+        size_t free_b = 0, total_b = 0;
+        if (!d->ops->enter(d)) {
+            d->ops->mem_info(d, &free_b, &total_b);
+            d->ops->leave(d);
+        }
+        snprintf(line, len, "cuda %u: %s, %.0f MiB", i, d->ops->device_name(d),
+                 (double)total_b / (1024.0 * 1024.0));
+        d->ops->close(d);
+        return 0;
+    }
+    if (backend == EXACTVMAF_BACKEND_OPENCL) {
+#if EXACTVMAF_HAVE_OPENCL
+        int count = 0;
+        if (evl_driver_load(line, len) || evl_device_count(&count, line, len)) return -ENODEV;
+        if (i >= (unsigned)count) return -ENOENT;
+        EvlDeviceInfo in;
+        const int err = evl_device_info((int)i, &in);
+        if (err) return err;
+        snprintf(line, len, "opencl %d:%d (%u): %s, %s, %s, fp64 %s, %.0f MiB", in.platform_index,
+                 in.device_index, i, in.name, in.platform, in.version, in.fp64 ? "yes" : "no",
+                 (double)in.global_mem / (1024.0 * 1024.0));
+        return 0;
+#else
+        snprintf(line, len, "this exactvmaf was built without OpenCL (-Dopencl=disabled)");
+        return -ENODEV;
+#endif
+    }
+    return -EINVAL;
+}
+
+VMAF_EXPORT int exactvmaf_set_opencl_fp64(VmafContext *vmaf, enum ExactvmafFp64 mode)
+{
+    vmaf_ctx_bind_log(vmaf);
+    if (!vmaf) return -EINVAL;
+    if (mode != EXACTVMAF_FP64_AUTO && mode != EXACTVMAF_FP64_OFF && mode != EXACTVMAF_FP64_ON) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "unknown fp64 mode %d", (int)mode);
+        return -EINVAL;
+    }
+    if (vmaf->started) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "the fp64 mode must be chosen before the first picture");
+        return -EINVAL;
+    }
+    vmaf->opencl_fp64 = mode;
     return 0;
 }
 
@@ -216,6 +312,7 @@ VMAF_EXPORT int exactvmaf_set_gpus(VmafContext *vmaf, const int *gpu_index, unsi
     }
     for (unsigned i = 0; i < n; i++) vmaf->gpu_list[i] = gpu_index[i];
     vmaf->n_gpu = n;
+    vmaf->opencl_device[0] = '\0';
     return 0;
 }
 
@@ -546,10 +643,93 @@ static bool any_non_temporal(const VmafContext *vmaf)
     return false;
 }
 
-/* Resolve the backend: open the CUDA devices when one is asked for. CUDA
- * without a usable device is an error; auto falls back to the CPU (saying
- * so when auto was asked for rather than the default). */
-static int open_backend(VmafContext *vmaf, VmafCudaState **dev, unsigned *n_dev)
+#if EXACTVMAF_HAVE_OPENCL
+/* The OpenCL devices asked for: the device string, the listed indices, or device 0. */
+static int open_opencl(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev, char *why,
+                       size_t why_len)
+{
+    int list[VMAF_GPU_MAX_DEVICES];
+    unsigned n = 0;
+    int err = evl_driver_load(why, why_len);
+    if (!err && vmaf->opencl_device[0]) {
+        err = evl_device_parse(vmaf->opencl_device, &list[0]);
+        if (err) snprintf(why, why_len, "no OpenCL device \"%s\"", vmaf->opencl_device);
+        n = 1;
+    } else if (!err && vmaf->n_gpu) {
+        memcpy(list, vmaf->gpu_list, vmaf->n_gpu * sizeof(list[0]));
+        n = vmaf->n_gpu;
+    } else if (!err) {
+        /* The first GPU of any platform: a CPU device (PoCL, say) only when
+         * there is nothing else, or when asked for by number. */
+        int count = 0;
+        err = evl_device_count(&count, why, why_len);
+        if (!err && !count) err = -ENODEV;
+        list[0] = 0;
+        for (int k = 0; !err && k < count; k++) {
+            EvlDeviceInfo in;
+            if (!evl_device_info(k, &in) && in.is_gpu) {
+                list[0] = k;
+                break;
+            }
+        }
+        n = 1;
+    }
+    const int mode = vmaf->opencl_fp64 == EXACTVMAF_FP64_OFF ? EVL_FP64_OFF
+                     : vmaf->opencl_fp64 == EXACTVMAF_FP64_ON ? EVL_FP64_ON : EVL_FP64_AUTO;
+    for (unsigned k = 0; !err && k < n; k++) {
+        err = evl_device_open(&dev[k], list[k], mode, why, why_len);
+        if (!err) *n_dev = k + 1;
+    }
+    return err;
+}
+#else
+static int open_opencl(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev, char *why,
+                       size_t why_len)
+{
+    (void)vmaf, (void)dev, (void)n_dev;
+    snprintf(why, why_len, "this exactvmaf was built without OpenCL (-Dopencl=disabled)");
+    return -ENOSYS;
+}
+#endif
+
+/* The CUDA devices asked for: an imported state, the listed ones, or all. */
+static int open_cuda(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev, char *why,
+                     size_t why_len)
+{
+    if (vmaf->cuda) {
+        VmafCudaState *st = vmaf->cuda;
+        vmaf->cuda = NULL;
+        const int err = evc_device_wrap(&dev[0], st);
+        if (!err) *n_dev = 1;
+        return err;
+    }
+    int list[VMAF_GPU_MAX_DEVICES];
+    unsigned n = vmaf->n_gpu;
+    int err = 0;
+    if (!n) {
+        int count = 0;
+        err = evc_device_count(&count, why, why_len);
+        if (!err && count > VMAF_GPU_MAX_DEVICES) count = VMAF_GPU_MAX_DEVICES;
+        for (int k = 0; !err && k < count; k++) list[n++] = k;
+        if (!err && !n) {
+            snprintf(why, why_len, "this machine has no CUDA device");
+            err = -ENODEV;
+        }
+    } else {
+        memcpy(list, vmaf->gpu_list, n * sizeof(list[0]));
+    }
+    for (unsigned k = 0; !err && k < n; k++) {
+        err = evc_device_open(&dev[k], list[k], why, why_len);
+        if (!err) *n_dev = k + 1;
+    }
+    return err;
+}
+
+/* Resolve the backend: open the GPU devices when one is asked for. A GPU
+ * backend without a usable device is an error; auto (CUDA, else the CPU)
+ * falls back to the CPU (saying so when auto was asked for rather than the
+ * default). */
+static int open_backend(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev)
 {
     *n_dev = 0;
     if (vmaf->backend == EXACTVMAF_BACKEND_CPU) {
@@ -557,40 +737,20 @@ static int open_backend(VmafContext *vmaf, VmafCudaState **dev, unsigned *n_dev)
         vmaf->cuda = NULL;
         return 0;
     }
-    if (vmaf->cuda) {
-        dev[(*n_dev)++] = vmaf->cuda;
-        vmaf->cuda = NULL;
-        return 0;
-    }
     char why[256] = "";
-    int list[VMAF_GPU_MAX_DEVICES];
-    unsigned n = vmaf->n_gpu;
-    int err = 0;
-    if (!n) {
-        int count = 0;
-        err = evc_device_count(&count, why, sizeof(why));
-        if (!err && count > VMAF_GPU_MAX_DEVICES) count = VMAF_GPU_MAX_DEVICES;
-        for (int k = 0; !err && k < count; k++) list[n++] = k;
-        if (!err && !n) {
-            snprintf(why, sizeof(why), "this machine has no CUDA device");
-            err = -ENODEV;
-        }
-    } else {
-        memcpy(list, vmaf->gpu_list, n * sizeof(list[0]));
-    }
-    for (unsigned k = 0; !err && k < n; k++) {
-        err = evc_state_open(&dev[k], list[k], why, sizeof(why));
-        if (!err) *n_dev = k + 1;
-    }
+    const bool opencl = vmaf->backend == EXACTVMAF_BACKEND_OPENCL;
+    const int err = opencl ? open_opencl(vmaf, dev, n_dev, why, sizeof(why))
+                           : open_cuda(vmaf, dev, n_dev, why, sizeof(why));
     if (err) {
-        for (unsigned k = 0; k < *n_dev; k++) evc_state_close(dev[k]);
+        for (unsigned k = 0; k < *n_dev; k++) dev[k]->ops->close(dev[k]);
         *n_dev = 0;
         if (vmaf->backend == EXACTVMAF_BACKEND_AUTO) {
             vmaf_log(vmaf->backend_chosen ? VMAF_LOG_LEVEL_WARNING : VMAF_LOG_LEVEL_INFO,
                      "backend auto: no usable CUDA device (%s); computing on the CPU", why);
             return 0;
         }
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "backend cuda: no usable CUDA device: %s", why);
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "backend %s: no usable %s device: %s",
+                 opencl ? "opencl" : "cuda", opencl ? "OpenCL" : "CUDA", why);
         return err;
     }
     return 0;
@@ -610,12 +770,14 @@ static int record_backends(VmafContext *vmaf)
 
 static int pin_buffer(void *arg, void *p, size_t bytes)
 {
-    return evc_host_register(arg, p, bytes);
+    VmafGpuDev *d = arg;
+    return d->ops->host_register(d, p, bytes);
 }
 
 static void unpin_buffer(void *arg, void *p)
 {
-    evc_host_unregister(arg, p);
+    VmafGpuDev *d = arg;
+    d->ops->host_unregister(d, p);
 }
 
 /* Pool pictures in page-locked memory: the pipeline copies straight from them. */
@@ -638,23 +800,22 @@ static void destroy_gpu(VmafContext *vmaf)
 
 /* The GPU pipeline and its twins, when a device is open; a metric whose
  * twin declines (or that has none) stays on the CPU. */
-static int start_gpu(VmafContext *vmaf, VmafCudaState **dev, unsigned n_dev)
+static int start_gpu(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev)
 {
     const VmafGpuConfig gc = { .frames_in_flight = vmaf->frames_in_flight,
                                .log_id = vmaf->log_id };
     int err = vmaf_gpu_create(&vmaf->gpu, dev, n_dev, &gc, vmaf->pix_fmt, vmaf->bpc,
                               vmaf->w, vmaf->h);
-    if (err) {
-        for (unsigned k = 0; k < n_dev; k++) evc_state_close(dev[k]);
-        return err;
-    }
+    if (err) return err;
+    char name[256];
+    snprintf(name, sizeof(name), "%s", dev[0]->ops->device_name(dev[0]));
     vmaf->gpu_inst = calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(*vmaf->gpu_inst));
     if (!vmaf->gpu_inst) return -ENOMEM;
     const VmafFexEnv env = { .division = vmaf->division, .gpu = vmaf->gpu };
     unsigned n_twin = 0;
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
         Registration *r = &vmaf->reg[i];
-        if (!r->desc->cuda) continue;
+        if (!r->desc->gpu || !vmaf_gpu_runs(vmaf->gpu, r->desc->gpu->program)) continue;
         VmafFex *fex = NULL;
         err = vmaf_fex_create(&fex, r->desc, r->opts, &env, vmaf->fc, i);
         if (err) return err;
@@ -679,8 +840,8 @@ static int start_gpu(VmafContext *vmaf, VmafCudaState **dev, unsigned n_dev)
     }
     err = vmaf_gpu_start(vmaf->gpu);
     if (err) return err;
-    vmaf_log(VMAF_LOG_LEVEL_INFO, "computing on %s%s where a metric has a CUDA twin",
-             evc_state_device_name(dev[0]), n_dev > 1 ? " and more devices" : "");
+    vmaf_log(VMAF_LOG_LEVEL_INFO, "computing on %s%s where a metric has a %s twin", name,
+             n_dev > 1 ? " and more devices" : "", vmaf_gpu_backend(vmaf->gpu));
     pin_pool(vmaf);
     return 0;
 }
@@ -693,7 +854,7 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     vmaf->h = ref->h[0];
     clock_gettime(CLOCK_MONOTONIC, &vmaf->t_start);
 
-    VmafCudaState *dev[VMAF_GPU_MAX_DEVICES];
+    VmafGpuDev *dev[VMAF_GPU_MAX_DEVICES];
     unsigned n_dev = 0;
     int err = open_backend(vmaf, dev, &n_dev);
     if (err) return err;

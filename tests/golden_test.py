@@ -176,6 +176,8 @@ def check_refusals(a, manifest, files, tmp):
             argv = translate_argv(argv, a.exe, a.shared, out, 'ieee', set_of(a.set)['extractors'])
             if a.backend:
                 argv += ['--backend', a.backend]
+            if a.opencl_fp64:
+                argv += ['--opencl-fp64', a.opencl_fp64]
             r = subprocess.run(argv, capture_output=True, text=True)
             ok = r.returncode != 0 and r.stderr.strip() and not os.path.exists(out)
             print('%-60s %s' % ('%s/%s (no golden: Netflix refused)' % (pair, config),
@@ -191,7 +193,10 @@ def main():
     ap.add_argument('--exe', required=True)
     ap.add_argument('--shared', required=True)
     ap.add_argument('--set', required=True)
-    ap.add_argument('--backend', help='cpu, cuda or auto (the CLI\'s default, auto, when absent)')
+    ap.add_argument('--backend', help='cpu, cuda, opencl or auto (the CLI\'s default, auto, '
+                    'when absent)')
+    ap.add_argument('--opencl-fp64', choices=['auto', 'on', 'off'],
+                    help='with --backend opencl: the fp64 mode')
     a = ap.parse_args()
 
     gdir = os.path.join(a.shared, 'golden', 'netflix-v3.2.0')
@@ -201,6 +206,13 @@ def main():
               'golden tests not run' % a.shared)
         return 77
     manifest = json.load(open(os.path.join(gdir, 'manifest.json')))
+    if a.backend in ('cuda', 'opencl'):
+        # A GPU backend needs a device of its kind: skip without one.
+        listing = subprocess.run([a.exe, '--list-devices'], capture_output=True, text=True)
+        if not any(l.startswith(a.backend + ' ') for l in listing.stdout.splitlines()):
+            print('SKIP: no %s device here: %s' % (a.backend, ' '.join(
+                l for l in listing.stdout.splitlines() if l.startswith(a.backend + ':'))))
+            return 77
 
     division = 'ieee'
     if a.set == 'rcp':
@@ -238,6 +250,8 @@ def main():
             argv = translate_argv(f['argv'], a.exe, a.shared, out, division, st['extractors'])
             if a.backend:
                 argv += ['--backend', a.backend]
+            if a.opencl_fp64:
+                argv += ['--opencl-fp64', a.opencl_fp64]
             if '--no_prediction' in argv and '--feature' not in argv:
                 # None of this set's metrics is in that file's command (Netflix
                 # dropped them for that input): nothing to compare.

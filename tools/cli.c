@@ -35,6 +35,9 @@ enum {
     ARG_BACKEND,
     ARG_GPU,
     ARG_FRAMES_IN_FLIGHT,
+    ARG_OPENCL_DEVICE,
+    ARG_OPENCL_FP64,
+    ARG_LIST_DEVICES,
     ARG_SCALE,
     ARG_SCALE_TO_REF,
     ARG_CONVERT,
@@ -79,6 +82,9 @@ static const struct option long_opts[] = {
     { "backend",           required_argument, NULL, ARG_BACKEND },
     { "gpu",               required_argument, NULL, ARG_GPU },
     { "frames-in-flight",  required_argument, NULL, ARG_FRAMES_IN_FLIGHT },
+    { "opencl-device",     required_argument, NULL, ARG_OPENCL_DEVICE },
+    { "opencl-fp64",       required_argument, NULL, ARG_OPENCL_FP64 },
+    { "list-devices",      no_argument,       NULL, ARG_LIST_DEVICES },
     { "scale",             required_argument, NULL, ARG_SCALE },
     { "scale-to-ref",      no_argument,       NULL, ARG_SCALE_TO_REF },
     { "convert",           no_argument,       NULL, ARG_CONVERT },
@@ -151,13 +157,23 @@ static const char usage_text[] =
 "     --division ieee|rcp      float ADM division: ieee (default, the same on every\n"
 "                              host) or rcp (Netflix's x86 reciprocal: equals Netflix\n"
 "                              on this processor; x86 only)\n"
-"     --backend cpu|cuda|auto  where metrics run (default auto): cuda computes every\n"
-"                              metric that has a CUDA twin on the GPU (the others on\n"
-"                              the CPU) with the CPU's scores bit for bit, and fails\n"
-"                              without a usable device; auto is cuda when a device is\n"
-"                              usable, else the CPU. The output's \"backends\" says which\n"
-"     --gpu N[,N...]|all       CUDA devices (default 0): frames are spread over them,\n"
-"                              the scores equal one device's; a device may repeat\n"
+"     --backend cpu|cuda|opencl|auto\n"
+"                              where metrics run (default auto): cuda and opencl\n"
+"                              compute every metric that has a twin for that backend\n"
+"                              on the GPU (the others on the CPU) with the CPU's scores\n"
+"                              bit for bit, and fail without a usable device; auto is\n"
+"                              cuda when a device is usable, else the CPU. The output's\n"
+"                              \"backends\" says which\n"
+"     --gpu N[,N...]|all       CUDA (or OpenCL) devices (default 0): frames are spread\n"
+"                              over them, the scores equal one device's; a device may\n"
+"                              repeat\n"
+"     --opencl-device N|P:D    the OpenCL device: index over all platforms, or device D\n"
+"                              of platform P (implies --backend opencl)\n"
+"     --opencl-fp64 auto|on|off\n"
+"                              OpenCL kernels on the device's fp64 (auto: where it has\n"
+"                              it) or on exact fp64-free routines (off); same scores\n"
+"     --list-devices           print every CUDA and OpenCL device this tool can use,\n"
+"                              then exit\n"
 "     --frames-in-flight K     frames on each GPU at once, 1 to 32 (default: from the\n"
 "                              frame size and the free device memory)\n"
 "     --cpumask N, --gpumask N accepted for compatibility; no effect on results\n"
@@ -586,10 +602,32 @@ static int parse_option(CliSettings *s, int o, const char *arg)
         if (!strcmp(arg, "cpu")) s->backend = EXACTVMAF_BACKEND_CPU;
         else if (!strcmp(arg, "cuda")) s->backend = EXACTVMAF_BACKEND_CUDA;
         else if (!strcmp(arg, "auto")) s->backend = EXACTVMAF_BACKEND_AUTO;
+        else if (!strcmp(arg, "opencl")) s->backend = EXACTVMAF_BACKEND_OPENCL;
         else {
-            fail("invalid value \"%s\" for --backend: expected cpu, cuda or auto", arg);
+            fail("invalid value \"%s\" for --backend: expected cpu, cuda, opencl or auto", arg);
             return -1;
         }
+        return 0;
+    case ARG_OPENCL_DEVICE: {
+        const size_t n = strspn(arg, "0123456789:");
+        const char *colon = strchr(arg, ':');
+        if (!*arg || arg[n] || n > 16 || arg[0] == ':' || (colon && (!colon[1] ||
+            strchr(colon + 1, ':')))) {
+            fail("invalid value \"%s\" for --opencl-device: expected N or P:D", arg);
+            return -1;
+        }
+        s->opencl_device = arg;
+        return 0;
+    }
+    case ARG_OPENCL_FP64:
+        if (!strcmp(arg, "auto")) s->opencl_fp64 = EXACTVMAF_FP64_AUTO;
+        else if (!strcmp(arg, "off")) s->opencl_fp64 = EXACTVMAF_FP64_OFF;
+        else if (!strcmp(arg, "on")) s->opencl_fp64 = EXACTVMAF_FP64_ON;
+        else {
+            fail("invalid value \"%s\" for --opencl-fp64: expected auto, on or off", arg);
+            return -1;
+        }
+        s->opencl_fp64_set = true;
         return 0;
     case ARG_GPU: {
         s->backend_set = true;
@@ -676,7 +714,8 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
                                 ARG_SUBSAMPLE, ARG_CPUMASK, ARG_GPUMASK, ARG_FRAME_CNT,
                                 ARG_FRAME_SKIP_REF, ARG_FRAME_SKIP_DIST, ARG_PRECISION,
                                 ARG_DIVISION, ARG_BACKEND, ARG_GPU, ARG_FRAMES_IN_FLIGHT,
-                                ARG_SCALE, ARG_REPORT, ARG_PLOT };
+                                ARG_OPENCL_DEVICE, ARG_OPENCL_FP64, ARG_SCALE, ARG_REPORT,
+                                ARG_PLOT };
     bool given[ARG_END] = { false };
     int format_flag = 0;
 
@@ -710,13 +749,23 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
         case ARG_RCPSS_FINGERPRINT:
             s->print_fingerprint = true;
             break;
+        case ARG_LIST_DEVICES:
+            s->list_devices = true;
+            break;
         default:
             if (parse_option(s, o, optarg)) return CLI_PARSE_ERROR;
             break;
         }
     }
     if (optind < argc) return fail("unexpected argument \"%s\"", argv[optind]);
-    if (s->print_fingerprint) return CLI_PARSE_RUN;
+    if (s->print_fingerprint || s->list_devices) return CLI_PARSE_RUN;
+    if (s->opencl_device) {
+        if (s->backend_set && s->backend != EXACTVMAF_BACKEND_OPENCL)
+            return fail("--opencl-device needs --backend opencl");
+        if (given[ARG_GPU]) return fail("--opencl-device and --gpu: choose one");
+        s->backend = EXACTVMAF_BACKEND_OPENCL;
+        s->backend_set = true;
+    }
 
     if (!s->output_fmt) s->output_fmt = VMAF_OUTPUT_FORMAT_XML;
     if (!s->path_ref) return fail("the reference video (-r/--reference) is required");

@@ -73,6 +73,10 @@ typedef struct CliSettings {
     int gpu[CLI_MAX_GPUS];          /**< --gpu N[,N...] */
     unsigned n_gpu;                 /**< 0 with --gpu all */
     unsigned frames_in_flight;      /**< --frames-in-flight (0: chosen) */
+    const char *opencl_device;      /**< --opencl-device N|P:D, or NULL */
+    enum ExactvmafFp64 opencl_fp64; /**< --opencl-fp64 */
+    bool opencl_fp64_set;
+    bool list_devices;              /**< --list-devices */
     /* Input decoded through FFmpeg's libraries. */
     unsigned scale_w, scale_h;      /**< --scale WxH: both videos to this size */
     bool scale_to_ref;              /**< --scale-to-ref: the distorted to the reference's size */

@@ -1010,10 +1010,13 @@ static int run(CliSettings *c, char *const argv[])
      * says so when it cannot be had. */
     if (c->backend_set) err = exactvmaf_set_backend(vmaf, c->backend, 0);
     if (!err && c->backend_set) err = exactvmaf_set_gpus(vmaf, c->gpu, c->n_gpu);
+    if (!err && c->opencl_device) err = exactvmaf_set_opencl_device(vmaf, c->opencl_device);
+    if (!err && c->opencl_fp64_set) err = exactvmaf_set_opencl_fp64(vmaf, c->opencl_fp64);
     if (!err && c->frames_in_flight)
         err = exactvmaf_set_frames_in_flight(vmaf, c->frames_in_flight);
     if (err) {
-        fprintf(stderr, "exactvmaf: --backend/--gpu/--frames-in-flight: %s\n", strerror(-err));
+        fprintf(stderr, "exactvmaf: --backend/--gpu/--opencl-*/--frames-in-flight: %s\n",
+                strerror(-err));
         goto done;
     }
 
@@ -1127,6 +1130,29 @@ done:
     return exit_code;
 }
 
+/* --list-devices: every device of every GPU backend, or why a backend has none. */
+static int list_devices(void)
+{
+    static const struct {
+        enum ExactvmafBackend backend;
+        const char *name;
+    } kinds[] = { { EXACTVMAF_BACKEND_CUDA, "cuda" }, { EXACTVMAF_BACKEND_OPENCL, "opencl" } };
+    unsigned total = 0;
+    for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+        char line[512];
+        unsigned i = 0;
+        int err;
+        while (!(err = exactvmaf_device_describe(kinds[k].backend, i, line, sizeof(line)))) {
+            printf("%s\n", line);
+            i++;
+        }
+        if (err == -ENODEV) printf("%s: none (%s)\n", kinds[k].name, line);
+        else if (!i) printf("%s: none\n", kinds[k].name);
+        total += i;
+    }
+    return total ? CLI_EXIT_OK : CLI_EXIT_COMPUTE;
+}
+
 int main(int argc, char *argv[])
 {
     CliSettings c;
@@ -1134,6 +1160,10 @@ int main(int argc, char *argv[])
     int exit_code = parsed == CLI_PARSE_DONE ? CLI_EXIT_OK : CLI_EXIT_USAGE;
     if (parsed != CLI_PARSE_RUN) goto done;
 
+    if (c.list_devices) {
+        exit_code = list_devices();
+        goto done;
+    }
     if (c.print_fingerprint) {
         const unsigned long long fp = exactvmaf_rcpss_fingerprint();
         if (!fp) {

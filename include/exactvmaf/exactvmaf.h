@@ -38,13 +38,53 @@ enum ExactvmafBackend {
      * as a warning when asked for explicitly, as info otherwise).
      */
     EXACTVMAF_BACKEND_AUTO = 2,
+    /**
+     * Metrics with an OpenCL twin on an OpenCL device (any vendor's; the
+     * library opens libOpenCL.so.1 at run time), the others on the CPU;
+     * the scores equal the CPU's bit for bit, with or without fp64 on the
+     * device. No OpenCL library or device, or a kernel the device cannot
+     * build, is an error at the first picture.
+     */
+    EXACTVMAF_BACKEND_OPENCL = 3,
 };
 
 /**
- * Choose the backend and, for CUDA, the device (0 = first). Must be called
- * before the first picture. @return 0 or negative errno.
+ * Choose the backend and the device: for CUDA its index (0 = first), for
+ * OpenCL the index over every platform's devices in platform order (as
+ * exactvmaf_device_describe() lists them). Must be called before the first
+ * picture. @return 0 or negative errno.
  */
 int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend backend, int gpu_index);
+
+/**
+ * The OpenCL device, as "N" (index over every platform's devices) or
+ * "P:D" (device D of platform P). Checked against the machine at the first
+ * picture. @return 0 or -EINVAL for a malformed string.
+ */
+int exactvmaf_set_opencl_device(VmafContext *vmaf, const char *device);
+
+/** Whether OpenCL kernels may use the device's native fp64. */
+enum ExactvmafFp64 {
+    /** Native fp64 where the device has it, the fp64-free routines elsewhere (default). */
+    EXACTVMAF_FP64_AUTO = 0,
+    /** Never: the fp64-free routines (exact integer and fp32 arithmetic) everywhere. */
+    EXACTVMAF_FP64_OFF = 1,
+    /** Always: a device without fp64 is an error. */
+    EXACTVMAF_FP64_ON = 2,
+};
+
+/** Choose the OpenCL fp64 mode; the scores are the same in every mode. @return 0 or negative errno. */
+int exactvmaf_set_opencl_fp64(VmafContext *vmaf, enum ExactvmafFp64 mode);
+
+/**
+ * A line describing device i of a GPU backend (CUDA or OpenCL), for
+ * listings: its index as exactvmaf_set_backend() takes it, name, and
+ * what the backend needs to know (OpenCL: platform, version, fp64).
+ * @return 0; -ENOENT past the last device; -ENODEV (with the reason in
+ * `line`) when the backend has no library or driver here.
+ */
+int exactvmaf_device_describe(enum ExactvmafBackend backend, unsigned i, char *line,
+                              size_t len);
 
 /**
  * Spread the frames over several CUDA devices: gpu_index[0..n), or every

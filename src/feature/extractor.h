@@ -67,7 +67,8 @@ typedef struct VmafFexEnv {
  * Every output must equal the CPU's bit for bit.
  */
 typedef struct VmafFexTwin {
-    const char *backend;    /**< "cuda" */
+    /** Its kernels per backend; the twin runs where the pipeline's backend has a part. */
+    const struct VmafGpuProgram *program;
     size_t priv_size;       /**< host state, fex->twin_priv */
     size_t lane_size;       /**< per frame in flight */
     int (*init)(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
@@ -79,22 +80,23 @@ typedef struct VmafFexTwin {
     void (*close)(VmafFex *fex);    /**< may be NULL */
 } VmafFexTwin;
 
-/* The CUDA twins, defined beside their metrics' CPU code (*_cuda.c). A
- * descriptor names its twin with VMAF_FEX_CUDA_TWIN(), NULL in a build
- * without CUDA kernels. */
-extern const VmafFexTwin vmaf_fex_float_adm_cuda;
-extern const VmafFexTwin vmaf_fex_float_vif_cuda;
-extern const VmafFexTwin vmaf_fex_float_motion_cuda;
-extern const VmafFexTwin vmaf_fex_integer_vif_cuda;
-extern const VmafFexTwin vmaf_fex_integer_motion_cuda;
-extern const VmafFexTwin vmaf_fex_integer_adm_cuda;
-extern const VmafFexTwin vmaf_fex_psnr_cuda;
-extern const VmafFexTwin vmaf_fex_float_psnr_cuda;
-extern const VmafFexTwin vmaf_fex_float_ms_ssim_cuda;
-#if defined(EXACTVMAF_HAVE_CUDA) && EXACTVMAF_HAVE_CUDA
-#define VMAF_FEX_CUDA_TWIN(sym) (&(sym))
+/* The GPU twins, defined beside their metrics' CPU code (*_gpu.c), one
+ * host side for every backend. A descriptor names its twin with
+ * VMAF_FEX_GPU_TWIN(), NULL in a build without any GPU backend. */
+extern const VmafFexTwin vmaf_fex_float_adm_gpu;
+extern const VmafFexTwin vmaf_fex_float_vif_gpu;
+extern const VmafFexTwin vmaf_fex_float_motion_gpu;
+extern const VmafFexTwin vmaf_fex_integer_vif_gpu;
+extern const VmafFexTwin vmaf_fex_integer_motion_gpu;
+extern const VmafFexTwin vmaf_fex_integer_adm_gpu;
+extern const VmafFexTwin vmaf_fex_psnr_gpu;
+extern const VmafFexTwin vmaf_fex_float_psnr_gpu;
+extern const VmafFexTwin vmaf_fex_float_ms_ssim_gpu;
+#if (defined(EXACTVMAF_HAVE_CUDA) && EXACTVMAF_HAVE_CUDA) || \
+    (defined(EXACTVMAF_HAVE_OPENCL) && EXACTVMAF_HAVE_OPENCL)
+#define VMAF_FEX_GPU_TWIN(sym) (&(sym))
 #else
-#define VMAF_FEX_CUDA_TWIN(sym) NULL
+#define VMAF_FEX_GPU_TWIN(sym) NULL
 #endif
 
 typedef struct VmafFeatureExtractor {
@@ -114,8 +116,8 @@ typedef struct VmafFeatureExtractor {
     uint64_t flags;             /**< VmafFexFlags */
     /** Outputs renamed by feature-parameter options; NULL terminated. */
     const char *const *provided_features;
-    /** CUDA twin, or NULL: the metric then runs on the CPU in a CUDA run. */
-    const VmafFexTwin *cuda;
+    /** GPU twin, or NULL: the metric then runs on the CPU in a GPU run. */
+    const VmafFexTwin *gpu;
     /**
      * The picture planes an instance reads (bit p: plane p), from its
      * options; NULL means every plane. Lets a reader skip the others.

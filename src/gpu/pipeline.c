@@ -19,10 +19,14 @@
 #include "feature/extractor.h"
 #include "fex_internal.h"
 #include "log.h"
+#include "opt.h"
 #include "picture_internal.h"
 #include "pipeline.h"
 
-extern const EvcFatbin evc_fatbin_common;
+VMAF_GPU_PROGRAM_DECLARE(common);
+/* The pipeline's own kernels: samples to floats (common.cu, common.cl). */
+static const VmafGpuProgram common_program = { "common", VMAF_GPU_CUDA(common),
+                                               VMAF_GPU_OPENCL(common) };
 
 #define MAX_TWINS 32
 #define MAX_FLOATS 8
@@ -46,13 +50,13 @@ typedef struct TwinReg {
 typedef struct FloatSlot {
     unsigned which, plane;
     float offset;
-    CUdeviceptr p;
+    VmafGpuPtr p;
     size_t pitch;
     unsigned valid_seq;     /* seq + 1 of the frame converted into p */
 } FloatSlot;
 
 typedef struct DevAlloc {
-    CUdeviceptr p;
+    VmafGpuPtr p;
     size_t bytes;
 } DevAlloc;
 
@@ -61,19 +65,22 @@ enum { PROF_START, PROF_UPLOADED, PROF_TWIN0 };
 struct VmafGpuLane {
     VmafGpu *gpu;
     unsigned id, dev;
-    VmafCudaState *st;
-    CUstream stream;
-    CUevent done;
-    CUevent twin_ev[MAX_TWINS];     /* after a temporal twin's work */
-    CUevent prof[PROF_TWIN0 + MAX_TWINS];
-    CUdeviceptr plane[2][3];
-    CUdeviceptr prime[VMAF_GPU_MAX_HISTORY][2][3];
+    VmafGpuDev *st;
+    const VmafGpuOps *ops;
+    VmafGpuQueue *stream;
+    VmafGpuEvent *done;
+    VmafGpuEvent *twin_ev[MAX_TWINS];   /* after a temporal twin's work */
+    VmafGpuEvent *prof[PROF_TWIN0 + MAX_TWINS];
+    VmafGpuKernel *k_float;             /* common: samples to floats */
+    VmafGpuPtr plane[2][3];
+    VmafGpuPtr prime[VMAF_GPU_MAX_HISTORY][2][3];
     FloatSlot fl[2 * MAX_FLOATS];
     FloatSlot prime_fl[VMAF_GPU_MAX_HISTORY][2 * MAX_FLOATS];
     void *lp[MAX_TWINS];
     DevAlloc *dalloc;
     unsigned n_dalloc, cap_dalloc;
     void **halloc;
+    size_t *hbytes;
     unsigned n_halloc, cap_halloc;
     size_t bytes;                   /* device memory of this lane */
 
@@ -86,7 +93,7 @@ struct VmafGpuLane {
 };
 
 struct VmafGpu {
-    VmafCudaState *dev[VMAF_GPU_MAX_DEVICES];
+    VmafGpuDev *dev[VMAF_GPU_MAX_DEVICES];
     unsigned n_dev;
     VmafGpuConfig cfg;
     enum VmafPixelFormat pix_fmt;
@@ -131,11 +138,6 @@ struct VmafGpu {
 };
 
 /* ---- Small helpers ---- */
-
-static const EvcDriver *drv(void)
-{
-    return evc_driver();
-}
 
 static unsigned plane_count(enum VmafPixelFormat f)
 {
@@ -182,27 +184,36 @@ static void set_error(VmafGpu *gpu, int err, unsigned seq)
 
 /* ---- Creation and declarations ---- */
 
-int vmaf_gpu_create(VmafGpu **out, VmafCudaState **dev, unsigned n_dev,
+static void close_devices(VmafGpuDev **dev, unsigned n_dev)
+{
+    for (unsigned d = 0; d < n_dev; d++)
+        if (dev[d]) dev[d]->ops->close(dev[d]);
+}
+
+int vmaf_gpu_create(VmafGpu **out, VmafGpuDev **dev, unsigned n_dev,
                     const VmafGpuConfig *cfg, enum VmafPixelFormat pix_fmt, unsigned bpc,
                     unsigned w, unsigned h)
 {
-    if (!out || !dev || !n_dev || n_dev > VMAF_GPU_MAX_DEVICES) return -EINVAL;
-    VmafGpu *gpu = calloc(1, sizeof(*gpu));
-    if (!gpu) return -ENOMEM;
-    if (pthread_mutex_init(&gpu->lock, NULL)) {
-        free(gpu);
-        return -ENOMEM;
+    if (!out || !dev || !n_dev || n_dev > VMAF_GPU_MAX_DEVICES) {
+        if (dev) close_devices(dev, n_dev <= VMAF_GPU_MAX_DEVICES ? n_dev : 0);
+        return -EINVAL;
     }
+    for (unsigned d = 1; d < n_dev; d++)
+        if (dev[d]->ops != dev[0]->ops) {
+            close_devices(dev, n_dev);
+            return -EINVAL;
+        }
+    VmafGpu *gpu = calloc(1, sizeof(*gpu));
+    if (!gpu) goto fail;
+    if (pthread_mutex_init(&gpu->lock, NULL)) goto fail;
     if (pthread_cond_init(&gpu->cond_work, NULL)) {
         pthread_mutex_destroy(&gpu->lock);
-        free(gpu);
-        return -ENOMEM;
+        goto fail;
     }
     if (pthread_cond_init(&gpu->cond_free, NULL)) {
         pthread_cond_destroy(&gpu->cond_work);
         pthread_mutex_destroy(&gpu->lock);
-        free(gpu);
-        return -ENOMEM;
+        goto fail;
     }
     for (unsigned d = 0; d < n_dev; d++) gpu->dev[d] = dev[d];
     gpu->n_dev = n_dev;
@@ -211,13 +222,19 @@ int vmaf_gpu_create(VmafGpu **out, VmafCudaState **dev, unsigned n_dev,
     gpu->bpc = bpc;
     gpu->w = w;
     gpu->h = h;
-    const char *p = getenv("EXACTVMAF_CUDA_PROFILE");
+    const char *p = getenv("EXACTVMAF_GPU_PROFILE");
+    if (!p) p = getenv("EXACTVMAF_CUDA_PROFILE");
     gpu->prof = p && *p && strcmp(p, "0");
     *out = gpu;
     return 0;
+
+fail:
+    free(gpu);
+    close_devices(dev, n_dev);
+    return -ENOMEM;
 }
 
-VmafCudaState *vmaf_gpu_device(VmafGpu *gpu)
+VmafGpuDev *vmaf_gpu_device(VmafGpu *gpu)
 {
     return gpu->dev[0];
 }
@@ -225,6 +242,18 @@ VmafCudaState *vmaf_gpu_device(VmafGpu *gpu)
 unsigned vmaf_gpu_device_count(const VmafGpu *gpu)
 {
     return gpu->n_dev;
+}
+
+const char *vmaf_gpu_backend(const VmafGpu *gpu)
+{
+    return gpu->dev[0]->ops->name;
+}
+
+bool vmaf_gpu_runs(const VmafGpu *gpu, const VmafGpuProgram *prog)
+{
+    if (!prog) return false;
+    return gpu->dev[0]->ops->api == VMAF_GPU_API_CUDA ? prog->cuda != NULL
+                                                      : prog->opencl != NULL;
 }
 
 void vmaf_gpu_use_plane(VmafGpu *gpu, unsigned which_mask, unsigned plane)
@@ -312,7 +341,7 @@ int vmaf_gpu_add(VmafGpu *gpu, VmafFex *fex)
 
 /* ---- Lanes ---- */
 
-VmafCudaState *vmaf_gpu_lane_device(const VmafGpuLane *l)
+VmafGpuDev *vmaf_gpu_lane_device(const VmafGpuLane *l)
 {
     return l->st;
 }
@@ -322,9 +351,9 @@ unsigned vmaf_gpu_lane_id(const VmafGpuLane *l)
     return l->id;
 }
 
-int vmaf_gpu_alloc(VmafGpuLane *l, CUdeviceptr *p, size_t bytes)
+int vmaf_gpu_alloc(VmafGpuLane *l, VmafGpuPtr *p, size_t bytes)
 {
-    *p = 0;
+    *p = (VmafGpuPtr){ 0, 0 };
     if (l->n_dalloc == l->cap_dalloc) {
         const unsigned cap = l->cap_dalloc ? 2 * l->cap_dalloc : 32;
         DevAlloc *n = realloc(l->dalloc, cap * sizeof(*n));
@@ -332,7 +361,7 @@ int vmaf_gpu_alloc(VmafGpuLane *l, CUdeviceptr *p, size_t bytes)
         l->dalloc = n;
         l->cap_dalloc = cap;
     }
-    const int err = evc_alloc(l->st, p, bytes);
+    const int err = l->ops->alloc(l->st, p, bytes);
     if (err) return err;
     l->dalloc[l->n_dalloc++] = (DevAlloc){ *p, bytes };
     l->bytes += bytes;
@@ -347,112 +376,130 @@ int vmaf_gpu_alloc_host(VmafGpuLane *l, void **p, size_t bytes)
         void **n = realloc(l->halloc, cap * sizeof(*n));
         if (!n) return -ENOMEM;
         l->halloc = n;
+        size_t *nb = realloc(l->hbytes, cap * sizeof(*nb));
+        if (!nb) return -ENOMEM;
+        l->hbytes = nb;
         l->cap_halloc = cap;
     }
-    const int err = evc_host_alloc(l->st, p, bytes);
+    const int err = l->ops->host_alloc(l->st, p, bytes);
     if (err) return err;
-    l->halloc[l->n_halloc++] = *p;
+    l->halloc[l->n_halloc] = *p;
+    l->hbytes[l->n_halloc++] = bytes;
     return 0;
 }
 
-int vmaf_gpu_const(VmafGpuLane *l, CUdeviceptr *p, const void *src, size_t bytes)
+int vmaf_gpu_const(VmafGpuLane *l, VmafGpuPtr *p, const void *src, size_t bytes)
 {
     int err = vmaf_gpu_alloc(l, p, bytes);
     /* Synchronous: the host table may go as soon as this returns. */
-    if (!err) err = EVC_CHECK(drv()->cuMemcpyHtoDAsync(*p, src, bytes, l->stream));
-    if (!err) err = EVC_CHECK(drv()->cuStreamSynchronize(l->stream));
+    if (!err) err = l->ops->upload(l->stream, *p, src, bytes);
+    if (!err) err = l->ops->queue_sync(l->stream);
     return err;
 }
 
-int vmaf_gpu_kernel(VmafGpuLane *l, const EvcFatbin *fb, const char *name, CUfunction *fn)
+int vmaf_gpu_kernel(VmafGpuLane *l, const VmafGpuProgram *prog, const char *name,
+                    VmafGpuKernel **k)
 {
-    return evc_function(l->st, fb, name, fn);
+    return l->ops->kernel(l->st, prog, name, k);
 }
 
-int vmaf_gpu_launch(VmafGpuLane *l, CUfunction fn, unsigned nx, unsigned ny, unsigned nz,
-                    unsigned bx, unsigned by, void **args)
+uint64_t vmaf_gpu_address(const VmafGpuLane *l, VmafGpuPtr p)
+{
+    return l->ops->api == VMAF_GPU_API_CUDA ? p.mem + p.off : 0;
+}
+
+int vmaf_gpu_launch_args(VmafGpuLane *l, VmafGpuKernel *k, unsigned nx, unsigned ny,
+                         unsigned nz, unsigned bx, unsigned by, const VmafGpuArg *args,
+                         unsigned n_args)
 {
     if (!nx || !ny || !nz) return 0;
     const unsigned gx = (nx + bx - 1) / bx, gy = (ny + by - 1) / by;
-    return EVC_CHECK(drv()->cuLaunchKernel(fn, gx, gy, nz, bx, by, 1, 0, l->stream, args, NULL));
+    return l->ops->launch(l->stream, k, gx, gy, nz, bx, by, args, n_args);
 }
 
-int vmaf_gpu_memset(VmafGpuLane *l, CUdeviceptr p, size_t bytes)
+int vmaf_gpu_memset(VmafGpuLane *l, VmafGpuPtr p, size_t bytes)
 {
-    return EVC_CHECK(drv()->cuMemsetD8Async(p, 0, bytes, l->stream));
+    return bytes ? l->ops->memset0(l->stream, p, bytes) : 0;
 }
 
-int vmaf_gpu_copy(VmafGpuLane *l, CUdeviceptr dst, CUdeviceptr src, size_t bytes)
+int vmaf_gpu_copy(VmafGpuLane *l, VmafGpuPtr dst, VmafGpuPtr src, size_t bytes)
 {
-    return EVC_CHECK(drv()->cuMemcpyDtoDAsync(dst, src, bytes, l->stream));
+    return bytes ? l->ops->copy(l->stream, dst, src, bytes) : 0;
 }
 
-int vmaf_gpu_upload(VmafGpuLane *l, CUdeviceptr dst, const void *src, size_t bytes)
+int vmaf_gpu_upload(VmafGpuLane *l, VmafGpuPtr dst, const void *src, size_t bytes)
 {
-    return EVC_CHECK(drv()->cuMemcpyHtoDAsync(dst, src, bytes, l->stream));
+    return bytes ? l->ops->upload(l->stream, dst, src, bytes) : 0;
 }
 
-int vmaf_gpu_download(VmafGpuLane *l, void *dst, CUdeviceptr src, size_t bytes)
+int vmaf_gpu_download(VmafGpuLane *l, void *dst, VmafGpuPtr src, size_t bytes)
 {
-    return EVC_CHECK(drv()->cuMemcpyDtoHAsync(dst, src, bytes, l->stream));
+    return bytes ? l->ops->download(l->stream, dst, src, bytes) : 0;
+}
+
+size_t vmaf_gpu_pitch_floats(unsigned w)
+{
+    /* 128-byte rows: a warp's row segment is one cache line. */
+    return ((size_t)w + 31) & ~(size_t)31;
 }
 
 static void lane_free(VmafGpuLane *l)
 {
     if (!l || !l->st) return;
-    const EvcDriver *d = drv();
-    if (evc_push(l->st)) return;
-    if (l->stream) EVC_CHECK(d->cuStreamSynchronize(l->stream));
+    const VmafGpuOps *o = l->ops;
+    if (o->enter(l->st)) return;
+    if (l->stream) o->queue_sync(l->stream);
     VmafGpu *gpu = l->gpu;
     for (unsigned t = 0; t < gpu->n_twin; t++) {
         free(l->lp[t]);
         l->lp[t] = NULL;
     }
     for (unsigned i = 0; i < l->n_dalloc; i++)
-        evc_free(l->st, &l->dalloc[i].p, l->dalloc[i].bytes);
+        o->free(l->st, &l->dalloc[i].p, l->dalloc[i].bytes);
     for (unsigned i = 0; i < l->n_halloc; i++)
-        evc_host_free(l->st, &l->halloc[i]);
+        o->host_free(l->st, &l->halloc[i], l->hbytes[i]);
     free(l->dalloc);
     free(l->halloc);
+    free(l->hbytes);
     l->dalloc = NULL;
     l->halloc = NULL;
+    l->hbytes = NULL;
     l->n_dalloc = l->n_halloc = l->cap_dalloc = l->cap_halloc = 0;
-    CUevent *ev[] = { &l->done };
-    for (size_t i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
-        if (*ev[i]) EVC_CHECK(d->cuEventDestroy(*ev[i]));
+    if (l->done) o->event_destroy(l->st, l->done);
     for (unsigned t = 0; t < MAX_TWINS; t++)
-        if (l->twin_ev[t]) EVC_CHECK(d->cuEventDestroy(l->twin_ev[t]));
+        if (l->twin_ev[t]) o->event_destroy(l->st, l->twin_ev[t]);
     for (unsigned i = 0; i < PROF_TWIN0 + MAX_TWINS; i++)
-        if (l->prof[i]) EVC_CHECK(d->cuEventDestroy(l->prof[i]));
-    if (l->stream) EVC_CHECK(d->cuStreamDestroy(l->stream));
-    evc_pop(l->st);
+        if (l->prof[i]) o->event_destroy(l->st, l->prof[i]);
+    if (l->stream) o->queue_destroy(l->st, l->stream);
+    o->leave(l->st);
     l->st = NULL;
 }
 
 /* One lane on device `dev`: stream, events, planes, every twin's buffers. */
 static int lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev)
 {
-    const EvcDriver *d = drv();
     memset(l, 0, sizeof(*l));
     l->gpu = gpu;
     l->id = id;
     l->dev = dev;
     l->st = gpu->dev[dev];
-    int err = evc_push(l->st);
+    l->ops = l->st->ops;
+    const VmafGpuOps *o = l->ops;
+    int err = o->enter(l->st);
     if (err) {
         l->st = NULL;
         return err;
     }
-    err = EVC_CHECK(d->cuStreamCreate(&l->stream, EVC_CU_STREAM_NON_BLOCKING));
+    err = o->queue_create(l->st, &l->stream);
     /* The completion thread sleeps on `done` instead of spinning. */
-    if (!err)
-        err = EVC_CHECK(d->cuEventCreate(&l->done, EVC_CU_EVENT_BLOCKING_SYNC |
-                                                   EVC_CU_EVENT_DISABLE_TIMING));
+    if (!err) err = o->event_create(l->st, &l->done, false);
     for (unsigned t = 0; t < gpu->n_twin && !err; t++)
-        if (gpu->twin[t].history)
-            err = EVC_CHECK(d->cuEventCreate(&l->twin_ev[t], EVC_CU_EVENT_DISABLE_TIMING));
+        if (gpu->twin[t].history) err = o->event_create(l->st, &l->twin_ev[t], false);
     for (unsigned i = 0; gpu->prof && i < PROF_TWIN0 + gpu->n_twin && !err; i++)
-        err = EVC_CHECK(d->cuEventCreate(&l->prof[i], EVC_CU_EVENT_DEFAULT));
+        err = o->event_create(l->st, &l->prof[i], true);
+    if (!err && gpu->n_fl)
+        err = o->kernel(l->st, &common_program,
+                        gpu->bpc > 8 ? "evc_to_float_u16" : "evc_to_float_u8", &l->k_float);
 
     const size_t bytes = sample_bytes(gpu);
     const unsigned n_prime = gpu->n_dev > 1 ? gpu->history : 0;
@@ -471,7 +518,7 @@ static int lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev)
         const FloatDecl *f = &gpu->fl[i];
         unsigned pw, ph;
         plane_dims(gpu, f->plane, &pw, &ph);
-        const size_t pitch = evc_pitch_floats(pw);
+        const size_t pitch = vmaf_gpu_pitch_floats(pw);
         for (unsigned k = 0; k < 2 && !err; k++) {
             if (!(f->which_mask & (1u << k))) continue;
             FloatSlot *s = &l->fl[n_slot];
@@ -485,7 +532,7 @@ static int lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev)
             n_slot++;
         }
     }
-    evc_pop(l->st);
+    o->leave(l->st);
     if (err) return err;
 
     for (unsigned t = 0; t < gpu->n_twin && !err; t++) {
@@ -493,11 +540,10 @@ static int lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev)
         const size_t sz = fex->twin->lane_size;
         l->lp[t] = calloc(1, sz ? sz : 1);
         if (!l->lp[t]) return -ENOMEM;
-        err = evc_push(l->st);
+        err = o->enter(l->st);
         if (err) return err;
         err = fex->twin->lane_init(fex, l, l->lp[t]);
-        const int err2 = evc_pop(l->st);
-        if (!err) err = err2;
+        o->leave(l->st);
     }
     return err;
 }
@@ -521,12 +567,12 @@ static double mib(size_t b)
     return (double)b / (1024.0 * 1024.0);
 }
 
-static size_t free_memory(VmafCudaState *st, size_t *total)
+static size_t free_memory(VmafGpuDev *st, size_t *total)
 {
     size_t free_b = 0, total_b = 0;
-    if (!evc_push(st)) {
-        drv()->cuMemGetInfo(&free_b, &total_b);
-        evc_pop(st);
+    if (!st->ops->enter(st)) {
+        if (st->ops->mem_info(st, &free_b, &total_b)) free_b = total_b = 0;
+        st->ops->leave(st);
     }
     if (total) *total = total_b;
     return free_b;
@@ -541,8 +587,8 @@ int vmaf_gpu_start(VmafGpu *gpu)
     if (k > VMAF_GPU_MAX_LANES) k = VMAF_GPU_MAX_LANES;
     const unsigned min_k = gpu->history + 1 > 2 ? gpu->history + 1 : 2;
     if (k < min_k) {
-        vmaf_log(VMAF_LOG_LEVEL_INFO, "cuda: %u frames in flight asked; %u needed "
-                 "(a temporal metric reads %u frames back)", k, min_k, gpu->history);
+        vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: %u frames in flight asked; %u needed "
+                 "(a temporal metric reads %u frames back)", vmaf_gpu_backend(gpu), k, min_k, gpu->history);
         k = min_k;
     }
     const unsigned stride = k;
@@ -561,8 +607,8 @@ int vmaf_gpu_start(VmafGpu *gpu)
              * lane needs what lane 0 took, and some room beside. */
             if (i >= min_k && !forced &&
                 free_memory(gpu->dev[d], NULL) < gpu->lane[d * stride]->bytes / 8 * 9) {
-                vmaf_log(VMAF_LOG_LEVEL_INFO, "cuda: device memory for %u frames in flight "
-                         "per device, not %u", i, k);
+                vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: device memory for %u frames in flight "
+                         "per device, not %u", vmaf_gpu_backend(gpu), i, k);
                 for (unsigned e = 0; e < d; e++) {
                     lane_free(gpu->lane[e * stride + i]);
                     free(gpu->lane[e * stride + i]);
@@ -587,8 +633,8 @@ int vmaf_gpu_start(VmafGpu *gpu)
             free(l);
             gpu->lane[d * stride + i] = NULL;
             if (err == -ENOMEM && i >= min_k && !forced) {
-                vmaf_log(VMAF_LOG_LEVEL_INFO, "cuda: device memory for %u frames in "
-                         "flight per device, not %u (%.1f MiB free)", i, k, mib(free_b));
+                vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: device memory for %u frames in "
+                         "flight per device, not %u (%.1f MiB free)", vmaf_gpu_backend(gpu), i, k, mib(free_b));
                 for (unsigned e = 0; e < d; e++) {
                     lane_free(gpu->lane[e * stride + i]);
                     free(gpu->lane[e * stride + i]);
@@ -598,10 +644,11 @@ int vmaf_gpu_start(VmafGpu *gpu)
             }
             if (err == -ENOMEM)
                 vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                         "cuda: out of device memory on %s: frame in flight %u of %u needed "
+                         "%s: out of device memory on %s: frame in flight %u of %u needed "
                          "more than the %.1f MiB it got (%u metrics); %.1f MiB free of "
                          "%.1f MiB. Fewer frames in flight or fewer metrics would fit",
-                         evc_state_device_name(gpu->dev[d]), i + 1, k, mib(lane_bytes),
+                         vmaf_gpu_backend(gpu), gpu->dev[d]->ops->device_name(gpu->dev[d]),
+                         i + 1, k, mib(lane_bytes),
                          gpu->n_twin, mib(free_b), mib(total_b));
             return err;
         }
@@ -621,8 +668,8 @@ shrink:
 
     if (pthread_create(&gpu->thread, NULL, completion_main, gpu)) return -ENOMEM;
     gpu->thread_on = true;
-    vmaf_log(VMAF_LOG_LEVEL_INFO, "cuda: %u frames in flight per device, %.1f MiB each",
-             made, mib(gpu->lane[0]->bytes));
+    vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: %u frames in flight per device, %.1f MiB each",
+             vmaf_gpu_backend(gpu), made, mib(gpu->lane[0]->bytes));
     return 0;
 }
 
@@ -633,58 +680,57 @@ unsigned vmaf_gpu_lanes(const VmafGpu *gpu)
 
 /* ---- Planes ---- */
 
-int vmaf_gpu_plane(const VmafGpuFrame *fr, unsigned which, unsigned plane, CUdeviceptr *out)
+int vmaf_gpu_plane(const VmafGpuFrame *fr, unsigned which, unsigned plane, VmafGpuPtr *out)
 {
-    if (which > 1 || plane > 2 || !fr->lane->plane[which][plane]) return -EINVAL;
+    if (which > 1 || plane > 2 || !fr->lane->plane[which][plane].mem) return -EINVAL;
     *out = fr->lane->plane[which][plane];
     return 0;
 }
 
 int vmaf_gpu_primed_plane(const VmafGpuFrame *fr, unsigned back, unsigned which,
-                          unsigned plane, CUdeviceptr *out)
+                          unsigned plane, VmafGpuPtr *out)
 {
     if (!back || back > VMAF_GPU_MAX_HISTORY || !(fr->primed >> (back - 1) & 1) ||
-        which > 1 || plane > 2 || !fr->lane->prime[back - 1][which][plane])
+        which > 1 || plane > 2 || !fr->lane->prime[back - 1][which][plane].mem)
         return -EINVAL;
     *out = fr->lane->prime[back - 1][which][plane];
     return 0;
 }
 
 /* Convert raw samples to floats on the lane's stream (common.cu). */
-static int convert(VmafGpuLane *l, CUdeviceptr raw, unsigned w, unsigned h, float offset,
-                   CUdeviceptr dst, size_t pitch)
+static int convert(VmafGpuLane *l, VmafGpuPtr raw, unsigned w, unsigned h, float offset,
+                   VmafGpuPtr dst, size_t pitch)
 {
     const VmafGpu *gpu = l->gpu;
-    CUfunction fn;
-    int err = evc_function(l->st, &evc_fatbin_common,
-                           gpu->bpc > 8 ? "evc_to_float_u16" : "evc_to_float_u8", &fn);
-    if (err) return err;
     int iw = (int)w, ih = (int)h, ip = (int)pitch;
     float scale = gpu->bpc == 10 ? 4.0f : gpu->bpc == 12 ? 16.0f : 256.0f;
     if (gpu->bpc > 8) {
-        void *args[] = { &raw, &iw, &ih, &scale, &offset, &dst, &ip };
-        return vmaf_gpu_launch(l, fn, w, h, 1, 32, 8, args);
+        VmafGpuArg args[] = { VMAF_GPU_ARG(raw), VMAF_GPU_ARG(iw), VMAF_GPU_ARG(ih),
+                              VMAF_GPU_ARG(scale), VMAF_GPU_ARG(offset), VMAF_GPU_ARG(dst),
+                              VMAF_GPU_ARG(ip) };
+        return vmaf_gpu_launch(l, l->k_float, w, h, 1, 32, 8, args);
     }
-    void *args[] = { &raw, &iw, &ih, &offset, &dst, &ip };
-    return vmaf_gpu_launch(l, fn, w, h, 1, 32, 8, args);
+    VmafGpuArg args[] = { VMAF_GPU_ARG(raw), VMAF_GPU_ARG(iw), VMAF_GPU_ARG(ih),
+                          VMAF_GPU_ARG(offset), VMAF_GPU_ARG(dst), VMAF_GPU_ARG(ip) };
+    return vmaf_gpu_launch(l, l->k_float, w, h, 1, 32, 8, args);
 }
 
 static FloatSlot *find_slot(FloatSlot *slots, unsigned which, unsigned plane, float offset)
 {
     for (unsigned i = 0; i < 2 * MAX_FLOATS; i++) {
         FloatSlot *s = &slots[i];
-        if (s->p && s->which == which && s->plane == plane && s->offset == offset) return s;
+        if (s->p.mem && s->which == which && s->plane == plane && s->offset == offset) return s;
     }
     return NULL;
 }
 
 int vmaf_gpu_plane_float(const VmafGpuFrame *fr, unsigned which, unsigned plane,
-                         float offset, CUdeviceptr *out, size_t *pitch)
+                         float offset, VmafGpuPtr *out, size_t *pitch)
 {
     VmafGpuLane *l = fr->lane;
     if (which > 1 || plane > 2) return -EINVAL;
     FloatSlot *s = find_slot(l->fl, which, plane, offset);
-    if (!s || !l->plane[which][plane]) return -EINVAL;
+    if (!s || !l->plane[which][plane].mem) return -EINVAL;
     if (s->valid_seq != fr->seq + 1) {
         unsigned w, h;
         plane_dims(l->gpu, plane, &w, &h);
@@ -698,10 +744,10 @@ int vmaf_gpu_plane_float(const VmafGpuFrame *fr, unsigned which, unsigned plane,
 }
 
 int vmaf_gpu_primed_float(const VmafGpuFrame *fr, unsigned back, unsigned which,
-                          unsigned plane, float offset, CUdeviceptr *out, size_t *pitch)
+                          unsigned plane, float offset, VmafGpuPtr *out, size_t *pitch)
 {
     VmafGpuLane *l = fr->lane;
-    CUdeviceptr raw;
+    VmafGpuPtr raw;
     int err = vmaf_gpu_primed_plane(fr, back, which, plane, &raw);
     if (err) return err;
     FloatSlot *s = find_slot(l->prime_fl[back - 1], which, plane, offset);
@@ -730,7 +776,7 @@ void *vmaf_gpu_prev(VmafFex *fex, const VmafGpuFrame *fr, unsigned back)
     /* The ring holds the lanes of the last n_lanes submissions; back < K. */
     VmafGpuLane *p = gpu->order[(fr->seq - back) % gpu->n_lanes];
     if (!p || p->dev != fr->lane->dev) return NULL;
-    if (EVC_CHECK(drv()->cuStreamWaitEvent(fr->lane->stream, p->twin_ev[t], 0))) return NULL;
+    if (fr->lane->ops->wait(fr->lane->stream, p->twin_ev[t])) return NULL;
     return p->lp[t];
 }
 
@@ -745,7 +791,7 @@ static int wait_readers(VmafGpu *gpu, VmafGpuLane *l, unsigned t)
         const unsigned v = l->dev_seq + i - k;
         if (v >= l->dev_seq) continue;
         VmafGpuLane *r = gpu->lane[l->dev * k + v % k];
-        const int err = EVC_CHECK(drv()->cuStreamWaitEvent(l->stream, r->twin_ev[t], 0));
+        const int err = l->ops->wait(l->stream, r->twin_ev[t]);
         if (err) return err;
     }
     return 0;
@@ -754,7 +800,7 @@ static int wait_readers(VmafGpu *gpu, VmafGpuLane *l, unsigned t)
 /* ---- Submission ---- */
 
 static int upload_planes(VmafGpu *gpu, VmafGpuLane *l, const VmafPicture *const pic[2],
-                         CUdeviceptr dst[2][3])
+                         VmafGpuPtr dst[2][3])
 {
     const size_t bytes = sample_bytes(gpu);
     for (unsigned p = 0; p < plane_count(gpu->pix_fmt); p++) {
@@ -762,17 +808,8 @@ static int upload_planes(VmafGpu *gpu, VmafGpuLane *l, const VmafPicture *const 
             if (!(gpu->planes[k] & (1u << p))) continue;
             unsigned w, h;
             plane_dims(gpu, p, &w, &h);
-            EvcMemcpy2D c;
-            memset(&c, 0, sizeof(c));
-            c.srcMemoryType = EVC_CU_MEMORYTYPE_HOST;
-            c.srcHost = pic[k]->data[p];
-            c.srcPitch = (size_t)pic[k]->stride[p];
-            c.dstMemoryType = EVC_CU_MEMORYTYPE_DEVICE;
-            c.dstDevice = dst[k][p];
-            c.dstPitch = (size_t)w * bytes;
-            c.WidthInBytes = (size_t)w * bytes;
-            c.Height = h;
-            const int err = EVC_CHECK(drv()->cuMemcpy2DAsync(&c, l->stream));
+            const int err = l->ops->upload_2d(l->stream, dst[k][p], pic[k]->data[p],
+                                              (size_t)pic[k]->stride[p], (size_t)w * bytes, h);
             if (err) return err;
             gpu->prof_bytes += (double)w * h * bytes;
         }
@@ -792,7 +829,7 @@ static void release_pictures(VmafGpuLane *l)
 static int prof_mark(VmafGpu *gpu, VmafGpuLane *l, unsigned i)
 {
     if (!gpu->prof) return 0;
-    return EVC_CHECK(drv()->cuEventRecord(l->prof[i], l->stream));
+    return l->ops->record(l->stream, l->prof[i]);
 }
 
 /* Queue everything of frame fr on its lane. */
@@ -813,15 +850,14 @@ static int queue_frame(VmafGpu *gpu, VmafGpuLane *l)
             if (tr->history) err = wait_readers(gpu, l, t);
             if (!err && !tr->leader) err = tr->fex->twin->enqueue(tr->fex, fr, l->lp[t]);
             if (err)
-                vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (cuda): cannot queue frame %u (%d)",
-                         tr->fex->desc->name, fr->index, err);
-            if (!err && tr->history)
-                err = EVC_CHECK(drv()->cuEventRecord(l->twin_ev[t], l->stream));
+                vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (%s): cannot queue frame %u (%d)",
+                         tr->fex->desc->name, vmaf_gpu_backend(gpu), fr->index, err);
+            if (!err && tr->history) err = l->ops->record(l->stream, l->twin_ev[t]);
         }
         if (!err) err = prof_mark(gpu, l, PROF_TWIN0 + t);
     }
     /* The completion thread waits on this, also after a failure above. */
-    const int err2 = EVC_CHECK(drv()->cuEventRecord(l->done, l->stream));
+    const int err2 = l->ops->record(l->stream, l->done);
     return err ? err : err2;
 }
 
@@ -856,11 +892,10 @@ int vmaf_gpu_submit(VmafGpu *gpu, const VmafPicture *ref, const VmafPicture *dis
     l->failed = false;
     if (gpu->prof && !seq) clock_gettime(CLOCK_MONOTONIC, &gpu->t_first);
 
-    if (!err) err = evc_push(l->st);
+    if (!err) err = l->ops->enter(l->st);
     if (!err) {
         err = queue_frame(gpu, l);
-        const int err2 = evc_pop(l->st);
-        if (!err) err = err2;
+        l->ops->leave(l->st);
     }
     /* Keep the last pictures for the next block's priming. */
     if (gpu->n_dev > 1 && gpu->history) {
@@ -889,19 +924,18 @@ int vmaf_gpu_submit(VmafGpu *gpu, const VmafPicture *ref, const VmafPicture *dis
 
 /* ---- Completion ---- */
 
-static double elapsed_ms(CUevent a, CUevent b)
+static double elapsed_ms(const VmafGpuLane *l, VmafGpuEvent *a, VmafGpuEvent *b)
 {
-    float ms = 0.0f;
-    if (!drv()->cuEventElapsedTime || drv()->cuEventElapsedTime(&ms, a, b)) return 0.0;
-    return ms;
+    const double ms = l->ops->elapsed_ms(a, b);
+    return ms > 0 ? ms : 0.0;
 }
 
 static void prof_collect(VmafGpu *gpu, VmafGpuLane *l)
 {
-    gpu->prof_upload_ms += elapsed_ms(l->prof[PROF_START], l->prof[PROF_UPLOADED]);
+    gpu->prof_upload_ms += elapsed_ms(l, l->prof[PROF_START], l->prof[PROF_UPLOADED]);
     unsigned prev = PROF_UPLOADED;
     for (unsigned t = 0; t < gpu->n_twin; t++) {
-        gpu->twin[t].ms += elapsed_ms(l->prof[prev], l->prof[PROF_TWIN0 + t]);
+        gpu->twin[t].ms += elapsed_ms(l, l->prof[prev], l->prof[PROF_TWIN0 + t]);
         prev = PROF_TWIN0 + t;
     }
     gpu->prof_frames++;
@@ -910,15 +944,15 @@ static void prof_collect(VmafGpu *gpu, VmafGpuLane *l)
 
 static void conclude_frame(VmafGpu *gpu, VmafGpuLane *l)
 {
-    int err = evc_push(l->st);
+    int err = l->ops->enter(l->st);
     if (!err) {
-        err = EVC_CHECK(drv()->cuEventSynchronize(l->done));
+        err = l->ops->sync(l->done);
         if (!err && gpu->prof) prof_collect(gpu, l);
-        evc_pop(l->st);
+        l->ops->leave(l->st);
     }
     if (err) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda: frame %u failed on %s", l->fr.index,
-                 evc_state_device_name(l->st));
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: frame %u failed on %s", vmaf_gpu_backend(gpu),
+                 l->fr.index, l->ops->device_name(l->st));
         set_error(gpu, err, l->fr.seq);
     }
     pthread_mutex_lock(&gpu->lock);
@@ -929,8 +963,8 @@ static void conclude_frame(VmafGpu *gpu, VmafGpuLane *l)
         if (!l->all && !every_frame(tr)) continue;
         err = vmaf_fex_conclude(tr->fex, &l->fr, l->lp[t]);
         if (err) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (cuda) failed on frame %u (%s)",
-                     tr->fex->desc->name, l->fr.index, strerror(-err));
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (%s) failed on frame %u (%s)",
+                     tr->fex->desc->name, vmaf_gpu_backend(gpu), l->fr.index, strerror(-err));
             set_error(gpu, err, l->fr.seq);
             break;
         }
@@ -980,18 +1014,19 @@ static void print_profile(const VmafGpu *gpu)
                         (double)(gpu->t_last.tv_nsec - gpu->t_first.tv_nsec) * 1e-9;
     size_t lane_bytes = gpu->n_lanes ? gpu->lane[0]->bytes : 0, total = 0;
     for (unsigned i = 0; i < gpu->n_lanes; i++) total += gpu->lane[i]->bytes;
-    fprintf(stderr, "exactvmaf cuda profile: %u frames, %u in flight per device on %u "
+    const char *b = vmaf_gpu_backend(gpu);
+    fprintf(stderr, "exactvmaf %s profile: %u frames, %u in flight per device on %u "
             "device(s) (%s), %.1f fps from the first submission to the last conclusion\n",
-            gpu->prof_frames, gpu->k, gpu->n_dev, evc_state_device_name(gpu->dev[0]),
+            b, gpu->prof_frames, gpu->k, gpu->n_dev, gpu->dev[0]->ops->device_name(gpu->dev[0]),
             wall > 0 ? n / wall : 0.0);
     const double up = gpu->prof_upload_ms / n, bytes = gpu->prof_bytes / n;
-    fprintf(stderr, "exactvmaf cuda profile: upload %.3f ms per frame, %.0f bytes, %.2f GB/s\n",
-            up, bytes, up > 0 ? bytes / (up * 1e6) : 0.0);
+    fprintf(stderr, "exactvmaf %s profile: upload %.3f ms per frame, %.0f bytes, %.2f GB/s\n",
+            b, up, bytes, up > 0 ? bytes / (up * 1e6) : 0.0);
     for (unsigned t = 0; t < gpu->n_twin; t++)
-        fprintf(stderr, "exactvmaf cuda profile: twin %s %.3f ms per frame\n",
+        fprintf(stderr, "exactvmaf %s profile: twin %s %.3f ms per frame\n", b,
                 gpu->twin[t].fex->desc->name, gpu->twin[t].ms / n);
-    fprintf(stderr, "exactvmaf cuda profile: device memory %.1f MiB per frame in flight, "
-            "%.1f MiB in all\n", mib(lane_bytes), mib(total));
+    fprintf(stderr, "exactvmaf %s profile: device memory %.1f MiB per frame in flight, "
+            "%.1f MiB in all\n", b, mib(lane_bytes), mib(total));
 }
 
 void vmaf_gpu_destroy(VmafGpu *gpu)
@@ -1018,11 +1053,56 @@ void vmaf_gpu_destroy(VmafGpu *gpu)
             if (gpu->recent[b][k].ref) vmaf_picture_unref(&gpu->recent[b][k]);
     free(gpu->lane);
     free(gpu->order);
-    for (unsigned d = 0; d < gpu->n_dev; d++) evc_state_close(gpu->dev[d]);
+    close_devices(gpu->dev, gpu->n_dev);
     for (unsigned t = 0; t < gpu->n_twin; t++) free(gpu->twin[t].share_key);
     free(gpu->pending.share_key);
     pthread_cond_destroy(&gpu->cond_free);
     pthread_cond_destroy(&gpu->cond_work);
     pthread_mutex_destroy(&gpu->lock);
     free(gpu);
+}
+
+/* ---- Options of the CPU path's private struct, for twins ---- */
+
+static const void *option(const VmafFex *fex, const char *name, enum VmafOptionType type)
+{
+    const VmafOption *opt = vmaf_option_find(fex->desc->options, name);
+    if (!opt || opt->type != type || !fex->priv) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: the GPU twin reads option %s, which the "
+                 "extractor does not have with that type", fex->desc->name, name);
+        return NULL;
+    }
+    return (const char *)fex->priv + opt->offset;
+}
+
+int vmaf_gpu_opt_bool(const VmafFex *fex, const char *name, bool *out)
+{
+    const bool *p = option(fex, name, VMAF_OPT_TYPE_BOOL);
+    if (!p) return -EINVAL;
+    *out = *p;
+    return 0;
+}
+
+int vmaf_gpu_opt_int(const VmafFex *fex, const char *name, int *out)
+{
+    const int *p = option(fex, name, VMAF_OPT_TYPE_INT);
+    if (!p) return -EINVAL;
+    *out = *p;
+    return 0;
+}
+
+int vmaf_gpu_opt_double(const VmafFex *fex, const char *name, double *out)
+{
+    const double *p = option(fex, name, VMAF_OPT_TYPE_DOUBLE);
+    if (!p) return -EINVAL;
+    *out = *p;
+    return 0;
+}
+
+int vmaf_gpu_opt_string(const VmafFex *fex, const char *name, const char **out)
+{
+    const char *const *p = option(fex, name, VMAF_OPT_TYPE_STRING);
+    if (!p) return -EINVAL;
+    *out = *p;
+    return 0;
 }

@@ -32,6 +32,11 @@
  * Errors. A failure stops the pipeline: frames before the failing one are
  * concluded and reported, later ones are dropped, and every later call
  * returns the error.
+ *
+ * Backends. The pipeline and the twins' host code talk to the GPU only
+ * through the device layer (device.h), so one pipeline and one twin serve
+ * CUDA and OpenCL; a twin brings its kernels for each backend in a
+ * VmafGpuProgram, and runs where that backend's part is present.
  */
 #ifndef EXACTVMAF_GPU_PIPELINE_H
 #define EXACTVMAF_GPU_PIPELINE_H
@@ -41,7 +46,7 @@
 #include <stdint.h>
 
 #include "libvmaf/picture.h"
-#include "gpu/cuda/cuda_common.h"
+#include "gpu/device.h"
 
 typedef struct VmafGpu VmafGpu;
 typedef struct VmafGpuLane VmafGpuLane;
@@ -82,17 +87,22 @@ typedef struct VmafGpuConfig {
 } VmafGpuConfig;
 
 /**
- * A pipeline over n_dev opened device states (taken over: closed with the
- * pipeline; the same device may appear twice). Frame geometry is fixed.
+ * A pipeline over n_dev opened devices of one backend (taken over: closed
+ * with the pipeline, also on failure; the same device may appear twice).
+ * Frame geometry is fixed.
  */
-int vmaf_gpu_create(VmafGpu **gpu, VmafCudaState **dev, unsigned n_dev,
+int vmaf_gpu_create(VmafGpu **gpu, VmafGpuDev **dev, unsigned n_dev,
                     const VmafGpuConfig *cfg, enum VmafPixelFormat pix_fmt, unsigned bpc,
                     unsigned w, unsigned h);
 
-/** Device 0's state. */
-VmafCudaState *vmaf_gpu_device(VmafGpu *gpu);
+/** Device 0. */
+VmafGpuDev *vmaf_gpu_device(VmafGpu *gpu);
 /** How many devices (or pipelines on one device) share the frames. */
 unsigned vmaf_gpu_device_count(const VmafGpu *gpu);
+/** The backend's name: "cuda", "opencl" (the outputs' "backends"). */
+const char *vmaf_gpu_backend(const VmafGpu *gpu);
+/** Whether `prog` has kernels for the pipeline's backend. */
+bool vmaf_gpu_runs(const VmafGpu *gpu, const VmafGpuProgram *prog);
 
 /**
  * Hand an extractor instance whose twin init succeeded to the pipeline
@@ -150,27 +160,71 @@ void *vmaf_gpu_state_of(struct VmafFex *fex, const VmafGpuFrame *fr);
 /* ---- A twin's lane: buffers, kernels, queued work ---- */
 
 /** The lane's device, and its number among all lanes. */
-VmafCudaState *vmaf_gpu_lane_device(const VmafGpuLane *l);
+VmafGpuDev *vmaf_gpu_lane_device(const VmafGpuLane *l);
 unsigned vmaf_gpu_lane_id(const VmafGpuLane *l);
 
 /** Device memory for the lane's life (freed with the lane). */
-int vmaf_gpu_alloc(VmafGpuLane *l, CUdeviceptr *p, size_t bytes);
+int vmaf_gpu_alloc(VmafGpuLane *l, VmafGpuPtr *p, size_t bytes);
 /** Pinned host memory for the lane's life, for readbacks. */
 int vmaf_gpu_alloc_host(VmafGpuLane *l, void **p, size_t bytes);
 /** A device copy of a host table, complete on return (freed with the lane). */
-int vmaf_gpu_const(VmafGpuLane *l, CUdeviceptr *p, const void *src, size_t bytes);
-/** Kernel `name` of fatbin `fb` on the lane's device. */
-int vmaf_gpu_kernel(VmafGpuLane *l, const EvcFatbin *fb, const char *name, CUfunction *fn);
+int vmaf_gpu_const(VmafGpuLane *l, VmafGpuPtr *p, const void *src, size_t bytes);
+/** Kernel `name` of the backend's part of `prog`, on the lane's device. */
+int vmaf_gpu_kernel(VmafGpuLane *l, const VmafGpuProgram *prog, const char *name,
+                    VmafGpuKernel **k);
+/**
+ * The device address of p where the backend has addresses (CUDA), for
+ * tables of buffers passed in a struct; 0 elsewhere (such a twin has no
+ * OpenCL part).
+ */
+uint64_t vmaf_gpu_address(const VmafGpuLane *l, VmafGpuPtr p);
 
-/** Queued on the lane's stream, in order. */
-int vmaf_gpu_launch(VmafGpuLane *l, CUfunction fn, unsigned nx, unsigned ny, unsigned nz,
-                    unsigned bx, unsigned by, void **args);
-int vmaf_gpu_memset(VmafGpuLane *l, CUdeviceptr p, size_t bytes);
-int vmaf_gpu_copy(VmafGpuLane *l, CUdeviceptr dst, CUdeviceptr src, size_t bytes);
+/**
+ * Queued on the lane's queue, in order. A launch covers nx x ny x nz
+ * threads in blocks of bx x by (the grid rounded up); `args` is an array
+ * of VMAF_GPU_ARG()s, counted by the macro.
+ */
+int vmaf_gpu_launch_args(VmafGpuLane *l, VmafGpuKernel *k, unsigned nx, unsigned ny,
+                         unsigned nz, unsigned bx, unsigned by, const VmafGpuArg *args,
+                         unsigned n_args);
+#define vmaf_gpu_launch(l, k, nx, ny, nz, bx, by, args) \
+    vmaf_gpu_launch_args(l, k, nx, ny, nz, bx, by, args, sizeof(args) / sizeof((args)[0]))
+int vmaf_gpu_memset(VmafGpuLane *l, VmafGpuPtr p, size_t bytes);
+int vmaf_gpu_copy(VmafGpuLane *l, VmafGpuPtr dst, VmafGpuPtr src, size_t bytes);
 /** src must be pinned (vmaf_gpu_alloc_host) and unchanged until the frame is concluded. */
-int vmaf_gpu_upload(VmafGpuLane *l, CUdeviceptr dst, const void *src, size_t bytes);
+int vmaf_gpu_upload(VmafGpuLane *l, VmafGpuPtr dst, const void *src, size_t bytes);
 /** dst must be pinned; valid in the twin's conclude of the same frame. */
-int vmaf_gpu_download(VmafGpuLane *l, void *dst, CUdeviceptr src, size_t bytes);
+int vmaf_gpu_download(VmafGpuLane *l, void *dst, VmafGpuPtr src, size_t bytes);
+
+/** Row pitch, in floats, of the float planes (128-byte rows). */
+size_t vmaf_gpu_pitch_floats(unsigned w);
+
+/* Option readers for a twin's init (the CPU path's values, by name). */
+int vmaf_gpu_opt_bool(const struct VmafFex *fex, const char *name, bool *out);
+int vmaf_gpu_opt_int(const struct VmafFex *fex, const char *name, int *out);
+int vmaf_gpu_opt_double(const struct VmafFex *fex, const char *name, double *out);
+int vmaf_gpu_opt_string(const struct VmafFex *fex, const char *name, const char **out);
+
+/*
+ * A twin's program: VMAF_GPU_PROGRAM_DECLARE(x) at file scope, then
+ * `static const VmafGpuProgram prog = { "x", VMAF_GPU_CUDA(x), VMAF_GPU_OPENCL(x) };`
+ * (or NULL for a backend the twin has no kernels for). The CUDA part is
+ * the fatbin evc_fatbin_x (src/gpu/cuda/meson.build), the OpenCL part the
+ * source evl_source_x (src/gpu/opencl/meson.build).
+ */
+#define VMAF_GPU_PROGRAM_DECLARE(x) \
+    extern const struct EvcFatbin evc_fatbin_##x; \
+    extern const char evl_source_##x[]
+#if defined(EXACTVMAF_HAVE_CUDA) && EXACTVMAF_HAVE_CUDA
+#define VMAF_GPU_CUDA(x) (&evc_fatbin_##x)
+#else
+#define VMAF_GPU_CUDA(x) NULL
+#endif
+#if defined(EXACTVMAF_HAVE_OPENCL) && EXACTVMAF_HAVE_OPENCL
+#define VMAF_GPU_OPENCL(x) (evl_source_##x)
+#else
+#define VMAF_GPU_OPENCL(x) NULL
+#endif
 
 /**
  * Launch geometry of a row-sum kernel (src/gpu/cuda/rowsum.cuh) over h
@@ -185,22 +239,22 @@ int vmaf_gpu_download(VmafGpuLane *l, void *dst, CUdeviceptr src, size_t bytes);
  * Plane `plane` of picture `which` as packed samples (uint8_t at 8 bits,
  * else uint16_t; pic->w[plane] per row), declared with vmaf_gpu_use_plane.
  */
-int vmaf_gpu_plane(const VmafGpuFrame *fr, unsigned which, unsigned plane, CUdeviceptr *out);
+int vmaf_gpu_plane(const VmafGpuFrame *fr, unsigned which, unsigned plane, VmafGpuPtr *out);
 /**
  * The same plane as floats, declared with vmaf_gpu_use_float; `pitch` is in
- * floats (evc_pitch_floats). Converted once per frame however many twins ask.
+ * floats (vmaf_gpu_pitch_floats). Converted once per frame however many twins ask.
  */
 int vmaf_gpu_plane_float(const VmafGpuFrame *fr, unsigned which, unsigned plane,
-                         float offset, CUdeviceptr *out, size_t *pitch);
+                         float offset, VmafGpuPtr *out, size_t *pitch);
 /**
  * The same for the picture `back` frames before fr (bit back-1 of
  * fr->primed set): what a temporal twin rebuilds its history from at the
  * start of a block.
  */
 int vmaf_gpu_primed_plane(const VmafGpuFrame *fr, unsigned back, unsigned which,
-                          unsigned plane, CUdeviceptr *out);
+                          unsigned plane, VmafGpuPtr *out);
 int vmaf_gpu_primed_float(const VmafGpuFrame *fr, unsigned back, unsigned which,
-                          unsigned plane, float offset, CUdeviceptr *out, size_t *pitch);
+                          unsigned plane, float offset, VmafGpuPtr *out, size_t *pitch);
 
 /**
  * A temporal twin's lane state of the frame `back` submissions before fr,

@@ -10,8 +10,13 @@
  * identical; 77 (skipped) when this machine has no usable GPU.
  *
  * usage: parity [--shared DIR] [--quick] [--verbose] [--self-check] [--only M,M...]
+ *               [--backend cuda|opencl] [--opencl-fp64 auto|off] [--opencl-device N|P:D]
  *   --shared DIR  folder with fixtures/ and golden/netflix-v3.2.0/manifest.json
  *                 (the float_adm option sets of the goldens are read from it)
+ *   --backend B   the backend under test (default cuda); opencl checks the
+ *                 metrics that have an OpenCL twin (OPENCL_TWINS) unless --only
+ *   --opencl-fp64 native fp64 where the device has it (auto), or the
+ *                 fp64-free routines everywhere (off)
  *   --quick       fewer generated cases (no 2160p, 300 frames at 32x32)
  *   --self-check  compare the CPU with itself (checks this program, needs no GPU)
  *   --only M,...  only these extractors (e.g. adm,vif,motion)
@@ -190,6 +195,10 @@ static int parse_opts(const char *spec, char *name, size_t name_len, VmafFeature
     return err;
 }
 
+/* The OpenCL fp64 mode and device under test (--opencl-fp64, --opencl-device). */
+static enum ExactvmafFp64 test_fp64 = EXACTVMAF_FP64_AUTO;
+static const char *test_device;
+
 static int run(Content *c, const char *spec, enum ExactvmafBackend backend,
                enum ExactvmafDivision division, Result *res)
 {
@@ -201,6 +210,10 @@ static int run(Content *c, const char *spec, enum ExactvmafBackend backend,
     char name[64];
     VmafFeatureDictionary *d = NULL;
     err = exactvmaf_set_backend(vmaf, backend, 0);
+    if (!err && backend == EXACTVMAF_BACKEND_OPENCL)
+        err = exactvmaf_set_opencl_fp64(vmaf, test_fp64);
+    if (!err && backend == EXACTVMAF_BACKEND_OPENCL && test_device)
+        err = exactvmaf_set_opencl_device(vmaf, test_device);
     if (!err) err = exactvmaf_set_division(vmaf, division);
     if (!err) err = parse_opts(spec, name, sizeof(name), &d);
     if (!err) err = vmaf_use_feature(vmaf, name, d);
@@ -277,6 +290,9 @@ static bool verbose;
 /* The backend under test; the CPU itself with --self-check. */
 static enum ExactvmafBackend test_backend = EXACTVMAF_BACKEND_CUDA;
 static const char *test_backend_name = "cuda";
+/* The metrics with an OpenCL twin so far; the others run on the CPU there. */
+#define OPENCL_TWINS "psnr,float_psnr,motion"
+
 
 static Tally *tally_for(const char *metric)
 {
@@ -607,9 +623,20 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--self-check")) {
             test_backend = EXACTVMAF_BACKEND_CPU;
             test_backend_name = "cpu";
+        } else if (!strcmp(argv[i], "--backend") && i + 1 < argc &&
+                   (!strcmp(argv[i + 1], "cuda") || !strcmp(argv[i + 1], "opencl"))) {
+            test_backend_name = argv[++i];
+            test_backend = !strcmp(test_backend_name, "cuda") ? EXACTVMAF_BACKEND_CUDA
+                                                              : EXACTVMAF_BACKEND_OPENCL;
+        } else if (!strcmp(argv[i], "--opencl-device") && i + 1 < argc) {
+            test_device = argv[++i];
+        } else if (!strcmp(argv[i], "--opencl-fp64") && i + 1 < argc &&
+                   (!strcmp(argv[i + 1], "auto") || !strcmp(argv[i + 1], "off"))) {
+            test_fp64 = !strcmp(argv[++i], "off") ? EXACTVMAF_FP64_OFF : EXACTVMAF_FP64_AUTO;
         } else {
             fprintf(stderr, "usage: parity [--shared DIR] [--quick] [--verbose] [--self-check] "
-                            "[--only M,M...]\n");
+                            "[--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off] "
+                            "[--opencl-device N|P:D]\n");
             return 2;
         }
     }
@@ -617,13 +644,26 @@ int main(int argc, char **argv)
     /* Held open to the end: the device's primary context then lives across
      * the runs instead of being created again for each. */
     VmafCudaState *keep = NULL;
-    if (test_backend != EXACTVMAF_BACKEND_CPU) {
+    if (test_backend == EXACTVMAF_BACKEND_CUDA) {
         char why[256] = "";
         if (evc_state_open(&keep, 0, why, sizeof(why))) {
             printf("SKIP: no usable GPU backend on this machine: %s\n", why);
             return 77;
         }
         printf("backend cuda: %s\n", evc_state_device_name(keep));
+    } else if (test_backend == EXACTVMAF_BACKEND_OPENCL) {
+        char line[512];
+        const unsigned dev = test_device && !strchr(test_device, ':') ? (unsigned)atoi(test_device) : 0;
+        if (exactvmaf_device_describe(EXACTVMAF_BACKEND_OPENCL, dev, line, sizeof(line))) {
+            printf("SKIP: no usable OpenCL device on this machine%s%s\n", *line ? ": " : "",
+                   line);
+            return 77;
+        }
+        printf("backend %s, fp64 %s\n", line, test_fp64 == EXACTVMAF_FP64_OFF ? "off" : "auto");
+        if (!only) {
+            only = OPENCL_TWINS;
+            printf("the metrics with an OpenCL twin: %s\n", only);
+        }
     }
     const uint32_t *table;
     const int proven = adm_rcp_model_probe(&table);

@@ -340,6 +340,6 @@ const VmafFeatureExtractor vmaf_fex_float_adm = {
     .priv_size = sizeof(AdmState),
     .flags = 0,
     .provided_features = provided_features,
-    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_float_adm_cuda),
+    .gpu = VMAF_FEX_GPU_TWIN(vmaf_fex_float_adm_gpu),
     .planes = vmaf_fex_planes_luma,
 };

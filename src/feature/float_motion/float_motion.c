@@ -662,6 +662,6 @@ const VmafFeatureExtractor vmaf_fex_float_motion = {
     .priv_size = sizeof(MotionState),
     .flags = VMAF_FEX_TEMPORAL,
     .provided_features = provided_features,
-    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_float_motion_cuda),
+    .gpu = VMAF_FEX_GPU_TWIN(vmaf_fex_float_motion_gpu),
     .planes = planes,
 };

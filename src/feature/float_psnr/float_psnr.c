@@ -132,6 +132,6 @@ const VmafFeatureExtractor vmaf_fex_float_psnr = {
     .extract = extract,
     .priv_size = sizeof(FloatPsnrState),
     .provided_features = provided_features,
-    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_float_psnr_cuda),
+    .gpu = VMAF_FEX_GPU_TWIN(vmaf_fex_float_psnr_gpu),
     .planes = vmaf_fex_planes_luma,
 };

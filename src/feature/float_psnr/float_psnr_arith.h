@@ -76,11 +76,13 @@ EV_FN uint64_t fpsnr_units_row_u16(const uint16_t *ref, const uint16_t *dis,
     return acc;
 }
 
+#if EV_F64
 /** The value of one unit of the integer total: 1/S^2 for samples scaled by 1/S (exact). */
 EV_FN double fpsnr_unit(unsigned bpc)
 {
     return bpc == 8 ? 1.0 : bpc == 10 ? 0x1p-4 : bpc == 12 ? 0x1p-8 : 0x1p-16;
 }
+#endif
 
 /** The reference's sample-to-float conversion (offset 0). */
 EV_FN float fpsnr_sample(const void *row, unsigned j, unsigned bpc)
@@ -91,6 +93,7 @@ EV_FN float fpsnr_sample(const void *row, unsigned j, unsigned bpc)
     return FDIV((float)((const uint16_t *)row)[j], scale);
 }
 
+#if EV_F64
 /**
  * The reference's own loop over one row: acc + f64(d (x) d), left to right.
  * Used only when the unit total reaches 2^53.
@@ -104,5 +107,6 @@ EV_FN double fpsnr_raster_row(double acc, const void *ref, const void *dis,
     }
     return acc;
 }
+#endif
 
 #endif

@@ -311,6 +311,6 @@ const VmafFeatureExtractor vmaf_fex_integer_adm = {
     .priv_size = sizeof(IadmState),
     .flags = 0,
     .provided_features = provided_features,
-    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_integer_adm_cuda),
+    .gpu = VMAF_FEX_GPU_TWIN(vmaf_fex_integer_adm_gpu),
     .planes = vmaf_fex_planes_luma,
 };

@@ -61,6 +61,7 @@ EV_FN uint32_t imotion_abs(int32_t v)
 }
 
 /* ---- Frame score and end-of-stream values (double, host) ---- */
+#if EV_F64
 
 /** The reference's MIN macro: (a < b) ? a : b. */
 EV_FN double imotion_min(double a, double b)
@@ -84,5 +85,6 @@ EV_FN double imotion_blend(double x, double bf, double bo)
 {
     return DADD(DMUL(x, bf), DMUL(DSUB(1.0, bf), imotion_min(bo, x)));
 }
+#endif
 
 #endif

@@ -400,6 +400,6 @@ const VmafFeatureExtractor vmaf_fex_integer_vif = {
     .priv_size = sizeof(IvifState),
     .flags = 0,
     .provided_features = provided_features,
-    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_integer_vif_cuda),
+    .gpu = VMAF_FEX_GPU_TWIN(vmaf_fex_integer_vif_gpu),
     .planes = vmaf_fex_planes_luma,
 };

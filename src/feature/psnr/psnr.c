@@ -169,6 +169,6 @@ const VmafFeatureExtractor vmaf_fex_psnr = {
     .priv_size = sizeof(PsnrState),
     .flags = VMAF_FEX_TEMPORAL,
     .provided_features = provided_features,
-    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_psnr_cuda),
+    .gpu = VMAF_FEX_GPU_TWIN(vmaf_fex_psnr_gpu),
     .planes = planes,
 };

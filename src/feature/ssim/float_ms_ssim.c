@@ -238,5 +238,5 @@ const VmafFeatureExtractor vmaf_fex_float_ms_ssim = {
     .priv_size = sizeof(MsSsimState),
     .flags = 0,
     .provided_features = provided_features,
-    .cuda = VMAF_FEX_CUDA_TWIN(vmaf_fex_float_ms_ssim_cuda),
+    .gpu = VMAF_FEX_GPU_TWIN(vmaf_fex_float_ms_ssim_gpu),
 };

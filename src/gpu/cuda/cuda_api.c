@@ -33,7 +33,6 @@ VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfigura
 
 #include <stdio.h>
 
-#include "gpu/pipeline.h"
 
 #define NO_CUDA "this exactvmaf was built without CUDA kernels (nvcc was not found, " \
                 "or -Dcuda=disabled)"
@@ -56,51 +55,19 @@ void evc_host_unregister(VmafCudaState *st, void *p)
     (void)st, (void)p;
 }
 
-/* The GPU pipeline cannot be created without a device state: these are
- * never reached, and exist for the core's calls. */
-int vmaf_gpu_create(VmafGpu **gpu, VmafCudaState **dev, unsigned n_dev,
-                    const VmafGpuConfig *cfg, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                    unsigned w, unsigned h)
+int evc_device_open(VmafGpuDev **dev, int gpu_index, char *why, size_t why_len)
 {
-    (void)dev, (void)n_dev, (void)cfg, (void)pix_fmt, (void)bpc, (void)w, (void)h;
-    *gpu = NULL;
+    (void)gpu_index;
+    *dev = NULL;
+    if (why && why_len) snprintf(why, why_len, "%s", NO_CUDA);
     return -ENOSYS;
 }
 
-VmafCudaState *vmaf_gpu_device(VmafGpu *gpu)
+int evc_device_wrap(VmafGpuDev **dev, VmafCudaState *st)
 {
-    (void)gpu;
-    return NULL;
-}
-
-int vmaf_gpu_add(VmafGpu *gpu, struct VmafFex *fex)
-{
-    (void)gpu, (void)fex;
+    (void)st;
+    *dev = NULL;
     return -ENOSYS;
-}
-
-int vmaf_gpu_start(VmafGpu *gpu)
-{
-    (void)gpu;
-    return -ENOSYS;
-}
-
-int vmaf_gpu_submit(VmafGpu *gpu, const VmafPicture *ref, const VmafPicture *dist,
-                    unsigned index, bool all)
-{
-    (void)gpu, (void)ref, (void)dist, (void)index, (void)all;
-    return -ENOSYS;
-}
-
-int vmaf_gpu_drain(VmafGpu *gpu)
-{
-    (void)gpu;
-    return -ENOSYS;
-}
-
-void vmaf_gpu_destroy(VmafGpu *gpu)
-{
-    (void)gpu;
 }
 
 int evc_state_open(VmafCudaState **st, int gpu_index, char *why, size_t why_len)

@@ -10,6 +10,7 @@
 
 typedef struct VmafCudaState VmafCudaState;
 typedef struct VmafContext VmafContext;
+typedef struct VmafGpuDev VmafGpuDev;
 
 /** How many CUDA devices this machine has; on failure `why` says why. */
 int evc_device_count(int *count, char *why, size_t why_len);
@@ -27,6 +28,11 @@ const char *evc_state_device_name(const VmafCudaState *st);
  */
 int evc_host_register(VmafCudaState *st, void *p, size_t bytes);
 void evc_host_unregister(VmafCudaState *st, void *p);
+
+/** Device `gpu_index` as a device of the GPU layer (gpu/device.h). */
+int evc_device_open(VmafGpuDev **dev, int gpu_index, char *why, size_t why_len);
+/** A state as a device of the GPU layer; takes the state over (closed on failure too). */
+int evc_device_wrap(VmafGpuDev **dev, VmafCudaState *st);
 
 /** Context side of vmaf_cuda_import_state() (libvmaf.c). */
 int vmaf_ctx_import_cuda(VmafContext *vmaf, VmafCudaState *state);

@@ -80,20 +80,8 @@ void evc_host_free(VmafCudaState *st, void **p);
 int evc_host_register(VmafCudaState *st, void *p, size_t bytes);
 void evc_host_unregister(VmafCudaState *st, void *p);
 
-/** Row pitch (in floats) the backend uses for a plane of width w. */
-size_t evc_pitch_floats(unsigned w);
-
 /** Device memory allocated through evc_alloc: now and at most. */
 size_t evc_state_bytes(const VmafCudaState *st);
 size_t evc_state_peak_bytes(const VmafCudaState *st);
-
-/* ---- Options of the CPU path's private struct, for twins ---- */
-
-struct VmafFex;
-/** Read option `name` of the instance (its type must match); -EINVAL if absent. */
-int evc_opt_bool(const struct VmafFex *fex, const char *name, bool *out);
-int evc_opt_int(const struct VmafFex *fex, const char *name, int *out);
-int evc_opt_double(const struct VmafFex *fex, const char *name, double *out);
-int evc_opt_string(const struct VmafFex *fex, const char *name, const char **out);
 
 #endif

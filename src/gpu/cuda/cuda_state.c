@@ -380,12 +380,6 @@ void evc_host_unregister(VmafCudaState *st, void *p)
     evc_pop(st);
 }
 
-size_t evc_pitch_floats(unsigned w)
-{
-    /* 128-byte rows: a warp's row segment is one cache line. */
-    return ((size_t)w + 31) & ~(size_t)31;
-}
-
 size_t evc_state_bytes(const VmafCudaState *st)
 {
     return st->bytes;
@@ -394,49 +388,4 @@ size_t evc_state_bytes(const VmafCudaState *st)
 size_t evc_state_peak_bytes(const VmafCudaState *st)
 {
     return st->peak;
-}
-
-/* ---- Options ---- */
-
-static const void *option(const VmafFex *fex, const char *name, enum VmafOptionType type)
-{
-    const VmafOption *opt = vmaf_option_find(fex->desc->options, name);
-    if (!opt || opt->type != type || !fex->priv) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: the cuda twin reads option %s, which the "
-                 "extractor does not have with that type", fex->desc->name, name);
-        return NULL;
-    }
-    return (const char *)fex->priv + opt->offset;
-}
-
-int evc_opt_bool(const VmafFex *fex, const char *name, bool *out)
-{
-    const bool *p = option(fex, name, VMAF_OPT_TYPE_BOOL);
-    if (!p) return -EINVAL;
-    *out = *p;
-    return 0;
-}
-
-int evc_opt_int(const VmafFex *fex, const char *name, int *out)
-{
-    const int *p = option(fex, name, VMAF_OPT_TYPE_INT);
-    if (!p) return -EINVAL;
-    *out = *p;
-    return 0;
-}
-
-int evc_opt_double(const VmafFex *fex, const char *name, double *out)
-{
-    const double *p = option(fex, name, VMAF_OPT_TYPE_DOUBLE);
-    if (!p) return -EINVAL;
-    *out = *p;
-    return 0;
-}
-
-int evc_opt_string(const VmafFex *fex, const char *name, const char **out)
-{
-    const char *const *p = option(fex, name, VMAF_OPT_TYPE_STRING);
-    if (!p) return -EINVAL;
-    *out = *p;
-    return 0;
 }

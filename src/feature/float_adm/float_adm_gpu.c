@@ -1,8 +1,9 @@
 /*
- * float_adm's CUDA twin: host side, in the GPU frame pipeline. The device
- * runs the per-sample arithmetic of adm_arith.h (float_adm_cuda.cu) and one thread per row sums each row; here the rows
- * are added top to bottom in fp32 and adm_conclude() - the CPU's own -
- * turns the accumulators into scores.
+ * float_adm's GPU twin (CUDA kernels; no OpenCL part yet): host side, in the
+ * GPU frame pipeline. The device runs the per-sample arithmetic of
+ * adm_arith.h (float_adm_cuda.cu) and one thread per row sums each row; here
+ * the rows are added top to bottom in fp32 and adm_conclude() - the CPU's own
+ * - turns the accumulators into scores.
  *
  * adm_p_norm other than 3: the device leaves the terms unraised, the host
  * raises them with its powf and sums them, so the libm is the CPU's.
@@ -26,13 +27,14 @@
 #include "adm_pool.h"
 #include "adm_rcp_model.h"
 
-extern const EvcFatbin evc_fatbin_float_adm;
+VMAF_GPU_PROGRAM_DECLARE(float_adm);
+static const VmafGpuProgram program = { "float_adm", VMAF_GPU_CUDA(float_adm), NULL };
 
 /* Division modes (float_adm_cuda.cu). */
 enum { ADM_DIV_IEEE = 0, ADM_DIV_TABLE = 1, ADM_DIV_RCP_IEEE = 2 };
 enum { ADM_SLOTS = 9 };
 
-typedef struct AdmCuda {
+typedef struct AdmGpu {
     int w, h;
     bool debug, bypass, skip0, cube;
     float pf;
@@ -50,44 +52,44 @@ typedef struct AdmCuda {
     long long tps[ADM_NUM_SCALES];
     size_t term_off[ADM_NUM_SCALES], n_terms;
     size_t row_off[ADM_NUM_SCALES], n_rows;
-} AdmCuda;
+} AdmGpu;
 
 /** One frame in flight. */
 typedef struct AdmLane {
-    CUdeviceptr a[2][2];    /**< band a, [scale parity][ref, dis] */
-    CUdeviceptr band[2];    /**< h, v, d of [ref, dis] */
-    CUdeviceptr rst, add, flt_rst, flt_add, terms, rows, table;
+    VmafGpuPtr a[2][2];    /**< band a, [scale parity][ref, dis] */
+    VmafGpuPtr band[2];    /**< h, v, d of [ref, dis] */
+    VmafGpuPtr rst, add, flt_rst, flt_add, terms, rows, table;
     float *h_rows;          /**< pinned: every scale's row sums (p = 3) */
     float *h_terms;         /**< pinned: every scale's terms (p != 3 only) */
-    CUfunction k_dwt, k_decouple, k_terms, k_rows;
+    VmafGpuKernel *k_dwt, *k_decouple, *k_terms, *k_rows;
 } AdmLane;
 
-static int read_options(VmafFex *fex, AdmCuda *g)
+static int read_options(VmafFex *fex, AdmGpu *g)
 {
     AdmCsfParams csf;
     double p_norm;
     int bypass;
-    int err = evc_opt_bool(fex, "debug", &g->debug);
-    if (!err) err = evc_opt_double(fex, "adm_enhn_gain_limit", &g->egl);
-    if (!err) err = evc_opt_double(fex, "adm_norm_view_dist", &csf.norm_view_dist);
-    if (!err) err = evc_opt_int(fex, "adm_ref_display_height", &csf.ref_display_height);
-    if (!err) err = evc_opt_int(fex, "adm_csf_mode", &csf.csf_mode);
-    if (!err) err = evc_opt_double(fex, "adm_csf_scale", &csf.csf_scale);
-    if (!err) err = evc_opt_double(fex, "adm_csf_diag_scale", &csf.csf_diag_scale);
+    int err = vmaf_gpu_opt_bool(fex, "debug", &g->debug);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_enhn_gain_limit", &g->egl);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_norm_view_dist", &csf.norm_view_dist);
+    if (!err) err = vmaf_gpu_opt_int(fex, "adm_ref_display_height", &csf.ref_display_height);
+    if (!err) err = vmaf_gpu_opt_int(fex, "adm_csf_mode", &csf.csf_mode);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_csf_scale", &csf.csf_scale);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_csf_diag_scale", &csf.csf_diag_scale);
     static const char *const f1[] = { "adm_f1s0", "adm_f1s1", "adm_f1s2", "adm_f1s3" };
     static const char *const f2[] = { "adm_f2s0", "adm_f2s1", "adm_f2s2", "adm_f2s3" };
     for (int s = 0; s < ADM_NUM_SCALES && !err; s++) {
-        err = evc_opt_double(fex, f1[s], &csf.f1[s]);
-        if (!err) err = evc_opt_double(fex, f2[s], &csf.f2[s]);
+        err = vmaf_gpu_opt_double(fex, f1[s], &csf.f1[s]);
+        if (!err) err = vmaf_gpu_opt_double(fex, f2[s], &csf.f2[s]);
     }
-    if (!err) err = evc_opt_int(fex, "adm_bypass_cm", &bypass);
-    if (!err) err = evc_opt_double(fex, "adm_p_norm", &p_norm);
-    if (!err) err = evc_opt_double(fex, "adm_noise_weight", &g->pool.noise_weight);
-    if (!err) err = evc_opt_double(fex, "adm_dlm_weight", &g->pool.dlm_weight);
-    if (!err) err = evc_opt_double(fex, "adm_min_val", &g->pool.min_val);
-    if (!err) err = evc_opt_bool(fex, "adm_adm3_apply_hm", &g->pool.adm3_apply_hm);
-    if (!err) err = evc_opt_int(fex, "adm_skip_aim_scale", &g->pool.skip_aim_scale);
-    if (!err) err = evc_opt_bool(fex, "adm_skip_scale0", &g->skip0);
+    if (!err) err = vmaf_gpu_opt_int(fex, "adm_bypass_cm", &bypass);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_p_norm", &p_norm);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_noise_weight", &g->pool.noise_weight);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_dlm_weight", &g->pool.dlm_weight);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_min_val", &g->pool.min_val);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "adm_adm3_apply_hm", &g->pool.adm3_apply_hm);
+    if (!err) err = vmaf_gpu_opt_int(fex, "adm_skip_aim_scale", &g->pool.skip_aim_scale);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "adm_skip_scale0", &g->skip0);
     if (err) return err;
 
     adm_csf_rfactors(&csf, g->rf);
@@ -100,7 +102,7 @@ static int read_options(VmafFex *fex, AdmCuda *g)
     return 0;
 }
 
-static int setup_division(VmafFex *fex, AdmCuda *g)
+static int setup_division(VmafFex *fex, AdmGpu *g)
 {
     g->mode = ADM_DIV_IEEE;
     if (fex->env.division != EXACTVMAF_DIVISION_RCP)
@@ -123,7 +125,7 @@ static int setup_division(VmafFex *fex, AdmCuda *g)
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h)
 {
-    AdmCuda *g = fex->twin_priv;
+    AdmGpu *g = fex->twin_priv;
     g->w = (int)w;
     g->h = (int)h;
     adm_geometry(g->w, g->h, g->geom);
@@ -131,7 +133,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     if (!err) err = setup_division(fex, g);
     if (err) return err;
     const AdmScaleGeom *g0 = &g->geom[0];
-    g->bp = (int)evc_pitch_floats((unsigned)g0->w);
+    g->bp = (int)vmaf_gpu_pitch_floats((unsigned)g0->w);
     g->ps = (long long)g->bp * g0->h;
     /* p = 3 sums rows on the device, so one scale's terms at a time; else
      * every scale's terms come back for the host's powf. */
@@ -139,7 +141,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     for (int s = 0; s < ADM_NUM_SCALES; s++) {
         const AdmRect *c = &g->geom[g->cube ? 0 : s].cm;
         const int cw = c->r - c->l, ch = c->b - c->t;
-        g->tp[s] = (int)evc_pitch_floats((unsigned)cw);
+        g->tp[s] = (int)vmaf_gpu_pitch_floats((unsigned)cw);
         g->tps[s] = (long long)g->tp[s] * ch;
         g->term_off[s] = g->cube ? 0 : g->n_terms;
         if (!g->cube || s == 0) g->n_terms += ADM_SLOTS * (size_t)g->tps[s];
@@ -152,7 +154,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 {
-    const AdmCuda *g = fex->twin_priv;
+    const AdmGpu *g = fex->twin_priv;
     AdmLane *q = lp;
     const size_t plane = (size_t)g->ps * sizeof(float);
     int err = 0;
@@ -173,7 +175,7 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
         err = vmaf_gpu_alloc_host(l, (void **)&q->h_terms, g->n_terms * sizeof(float));
     if (!err && g->mode == ADM_DIV_TABLE)
         err = vmaf_gpu_const(l, &q->table, g->rcp_table, ADM_RCP_TABLE_SIZE * sizeof(uint32_t));
-    const EvcFatbin *fb = &evc_fatbin_float_adm;
+    const VmafGpuProgram *fb = &program;
     if (!err) err = vmaf_gpu_kernel(l, fb, "adm_dwt", &q->k_dwt);
     if (!err) err = vmaf_gpu_kernel(l, fb, "adm_decouple", &q->k_decouple);
     if (!err) err = vmaf_gpu_kernel(l, fb, "adm_terms", &q->k_terms);
@@ -182,17 +184,19 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 }
 
 /* Queue one scale: DWT, decouple, terms, row sums. src is the scale's input. */
-static int queue_scale(const AdmCuda *g, VmafGpuLane *l, AdmLane *q, int s,
-                       CUdeviceptr src_ref, CUdeviceptr src_dis, int sp)
+static int queue_scale(const AdmGpu *g, VmafGpuLane *l, AdmLane *q, int s,
+                       VmafGpuPtr src_ref, VmafGpuPtr src_dis, int sp)
 {
     const AdmScaleGeom *geo = &g->geom[s];
     int full = !(s == 0 && g->skip0);
     int in_w = geo->in_w, in_h = geo->in_h, bp = g->bp;
     long long ps = g->ps;
-    CUdeviceptr a_ref = q->a[s & 1][0], a_dis = q->a[s & 1][1];
-    CUdeviceptr b_ref = q->band[0], b_dis = q->band[1];
-    void *dwt_args[] = { &src_ref, &src_dis, &sp, &in_w, &in_h, &a_ref, &a_dis, &b_ref,
-                         &b_dis, &bp, &ps, &full };
+    VmafGpuPtr a_ref = q->a[s & 1][0], a_dis = q->a[s & 1][1];
+    VmafGpuPtr b_ref = q->band[0], b_dis = q->band[1];
+    VmafGpuArg dwt_args[] = { VMAF_GPU_ARG(src_ref), VMAF_GPU_ARG(src_dis), VMAF_GPU_ARG(sp),
+                              VMAF_GPU_ARG(in_w), VMAF_GPU_ARG(in_h), VMAF_GPU_ARG(a_ref),
+                              VMAF_GPU_ARG(a_dis), VMAF_GPU_ARG(b_ref), VMAF_GPU_ARG(b_dis),
+                              VMAF_GPU_ARG(bp), VMAF_GPU_ARG(ps), VMAF_GPU_ARG(full) };
     int err = vmaf_gpu_launch(l, q->k_dwt, (unsigned)geo->w, (unsigned)geo->h, 2, 32, 8,
                               dwt_args);
     if (err || !full) return err;
@@ -201,8 +205,13 @@ static int queue_scale(const AdmCuda *g, VmafGpuLane *l, AdmLane *q, int s,
     float rf0 = g->rf[s][0], rf1 = g->rf[s][1], rf2 = g->rf[s][2];
     double egl = g->egl;
     int mode = g->mode;
-    void *dec_args[] = { &b_ref, &b_dis, &bp, &ps, &d.l, &d.t, &d.r, &d.b, &rf0, &rf1, &rf2,
-                         &egl, &mode, &q->table, &q->rst, &q->add, &q->flt_rst, &q->flt_add };
+    VmafGpuArg dec_args[] = { VMAF_GPU_ARG(b_ref), VMAF_GPU_ARG(b_dis), VMAF_GPU_ARG(bp),
+                              VMAF_GPU_ARG(ps), VMAF_GPU_ARG(d.l), VMAF_GPU_ARG(d.t),
+                              VMAF_GPU_ARG(d.r), VMAF_GPU_ARG(d.b), VMAF_GPU_ARG(rf0),
+                              VMAF_GPU_ARG(rf1), VMAF_GPU_ARG(rf2), VMAF_GPU_ARG(egl),
+                              VMAF_GPU_ARG(mode), VMAF_GPU_ARG(q->table), VMAF_GPU_ARG(q->rst),
+                              VMAF_GPU_ARG(q->add), VMAF_GPU_ARG(q->flt_rst),
+                              VMAF_GPU_ARG(q->flt_add) };
     err = vmaf_gpu_launch(l, q->k_decouple, (unsigned)(d.r - d.l), (unsigned)(d.b - d.t), 1,
                           32, 8, dec_args);
     if (err) return err;
@@ -210,25 +219,31 @@ static int queue_scale(const AdmCuda *g, VmafGpuLane *l, AdmLane *q, int s,
     AdmRect c = geo->cm;
     int bw = geo->w, bh = geo->h, bypass = g->bypass, cube = g->cube, tp = g->tp[s];
     long long tps = g->tps[s];
-    CUdeviceptr terms = q->terms + g->term_off[s] * sizeof(float);
-    void *term_args[] = { &b_ref, &q->rst, &q->add, &q->flt_rst, &q->flt_add, &bp, &ps, &bw,
-                          &bh, &c.l, &c.t, &c.r, &c.b, &rf0, &rf1, &rf2, &bypass, &cube,
-                          &terms, &tp, &tps };
+    VmafGpuPtr terms = vmaf_gpu_at(q->terms, g->term_off[s] * sizeof(float));
+    VmafGpuArg term_args[] = { VMAF_GPU_ARG(b_ref), VMAF_GPU_ARG(q->rst), VMAF_GPU_ARG(q->add),
+                               VMAF_GPU_ARG(q->flt_rst), VMAF_GPU_ARG(q->flt_add),
+                               VMAF_GPU_ARG(bp), VMAF_GPU_ARG(ps), VMAF_GPU_ARG(bw),
+                               VMAF_GPU_ARG(bh), VMAF_GPU_ARG(c.l), VMAF_GPU_ARG(c.t),
+                               VMAF_GPU_ARG(c.r), VMAF_GPU_ARG(c.b), VMAF_GPU_ARG(rf0),
+                               VMAF_GPU_ARG(rf1), VMAF_GPU_ARG(rf2), VMAF_GPU_ARG(bypass),
+                               VMAF_GPU_ARG(cube), VMAF_GPU_ARG(terms), VMAF_GPU_ARG(tp),
+                               VMAF_GPU_ARG(tps) };
     int cw = c.r - c.l, ch = c.b - c.t;
     err = vmaf_gpu_launch(l, q->k_terms, (unsigned)cw, (unsigned)ch, 1, 32, 8, term_args);
     if (err || !g->cube) return err;
 
-    CUdeviceptr rows = q->rows + g->row_off[s] * sizeof(float);
-    void *row_args[] = { &terms, &tp, &tps, &cw, &ch, &rows };
+    VmafGpuPtr rows = vmaf_gpu_at(q->rows, g->row_off[s] * sizeof(float));
+    VmafGpuArg row_args[] = { VMAF_GPU_ARG(terms), VMAF_GPU_ARG(tp), VMAF_GPU_ARG(tps),
+                              VMAF_GPU_ARG(cw), VMAF_GPU_ARG(ch), VMAF_GPU_ARG(rows) };
     return vmaf_gpu_launch(l, q->k_rows, RS_THREADS(ch), 1, ADM_SLOTS, RS_BLOCK, 1, row_args);
 }
 
 static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    const AdmCuda *g = fex->twin_priv;
+    const AdmGpu *g = fex->twin_priv;
     AdmLane *q = lp;
     VmafGpuLane *l = fr->lane;
-    CUdeviceptr src_ref, src_dis;
+    VmafGpuPtr src_ref, src_dis;
     size_t pitch;
     int err = vmaf_gpu_plane_float(fr, VMAF_GPU_REF, 0, -128.0f, &src_ref, &pitch);
     if (!err) err = vmaf_gpu_plane_float(fr, VMAF_GPU_DIST, 0, -128.0f, &src_dis, &pitch);
@@ -250,7 +265,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 /* One slot's total over scale s: p = 3, the device's row sums added top to
  * bottom; else the host raises each term with its powf and sums rows left
  * to right, then top to bottom, as the CPU. */
-static float slot_total(const AdmCuda *g, const AdmLane *q, int s, int k)
+static float slot_total(const AdmGpu *g, const AdmLane *q, int s, int k)
 {
     const AdmRect *c = &g->geom[s].cm;
     const int cw = c->r - c->l, ch = c->b - c->t;
@@ -273,7 +288,7 @@ static float slot_total(const AdmCuda *g, const AdmLane *q, int s, int k)
 
 static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    const AdmCuda *g = fex->twin_priv;
+    const AdmGpu *g = fex->twin_priv;
     const AdmLane *q = lp;
     AdmScaleAccum acc[ADM_NUM_SCALES];
     memset(acc, 0, sizeof(acc));
@@ -290,9 +305,9 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     return adm_emit(fex, &sc, g->debug, fr->index);
 }
 
-const VmafFexTwin vmaf_fex_float_adm_cuda = {
-    .backend = "cuda",
-    .priv_size = sizeof(AdmCuda),
+const VmafFexTwin vmaf_fex_float_adm_gpu = {
+    .program = &program,
+    .priv_size = sizeof(AdmGpu),
     .lane_size = sizeof(AdmLane),
     .init = twin_init,
     .lane_init = lane_init,

@@ -1,11 +1,12 @@
 /*
- * Integer VIF's CUDA twin: host side, in the GPU frame pipeline. Per frame,
- * for each scale, the kernels (integer_vif_cuda.cu) make the scale from the
- * previous one (decimation) and add the statistic's integer sums of every
- * pixel; those sums are read back and ivif_conclude(), the CPU's, gives the
- * outputs. Instances that differ only in vif_enhn_gain_limit (VMAF and
- * VMAF NEG) share one pass: the first leads and computes the sums of every
- * limit, the others conclude from its readback.
+ * Integer VIF's GPU twin (CUDA kernels; no OpenCL part yet): host side, in
+ * the GPU frame pipeline. Per frame, for each scale, the kernels
+ * (integer_vif_cuda.cu) make the scale from the previous one (decimation) and
+ * add the statistic's integer sums of every pixel; those sums are read back
+ * and ivif_conclude(), the CPU's, gives the outputs. Instances that differ
+ * only in vif_enhn_gain_limit (VMAF and VMAF NEG) share one pass: the first
+ * leads and computes the sums of every limit, the others conclude from its
+ * readback.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -20,34 +21,35 @@
 #include "ivif_cuda.h"
 #include "ivif_host.h"
 
-extern const EvcFatbin evc_fatbin_integer_vif;
+VMAF_GPU_PROGRAM_DECLARE(integer_vif);
+static const VmafGpuProgram program = { "integer_vif", VMAF_GPU_CUDA(integer_vif), NULL };
 
-typedef struct IvifCuda {
+typedef struct IvifGpu {
     bool debug, skip0;
     unsigned w, h, bpc;
     int sw[IVIF_NUM_SCALES], sh[IVIF_NUM_SCALES];
     VmafFex *leader;            /**< a follower's leader; NULL when leading */
     int limit;                  /**< this instance's gain limit in the leader's list */
     IvifGainLimits egl;         /**< a leader's: every limit of its pass */
-} IvifCuda;
+} IvifGpu;
 
 /** One frame in flight (a leader's). */
 typedef struct IvifLane {
-    CUdeviceptr table;                  /**< the log2 table, as the CPU's */
-    CUdeviceptr img[IVIF_NUM_SCALES][2];/**< scales 1..3 (uint16), ref and dis */
-    CUdeviceptr acc;                    /**< IVIF_NUM_SCALES x IVIF_ACC int64 sums */
+    VmafGpuPtr table;                  /**< the log2 table, as the CPU's */
+    VmafGpuPtr img[IVIF_NUM_SCALES][2];/**< scales 1..3 (uint16), ref and dis */
+    VmafGpuPtr acc;                    /**< IVIF_NUM_SCALES x IVIF_ACC int64 sums */
     int64_t *h_acc;
-    CUfunction k_stat[IVIF_NUM_SCALES], k_dec[IVIF_NUM_SCALES];
+    VmafGpuKernel *k_stat[IVIF_NUM_SCALES], *k_dec[IVIF_NUM_SCALES];
 } IvifLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h)
 {
-    IvifCuda *g = fex->twin_priv;
+    IvifGpu *g = fex->twin_priv;
     double egl;
-    int err = evc_opt_bool(fex, "debug", &g->debug);
-    if (!err) err = evc_opt_bool(fex, "vif_skip_scale0", &g->skip0);
-    if (!err) err = evc_opt_double(fex, "vif_enhn_gain_limit", &egl);
+    int err = vmaf_gpu_opt_bool(fex, "debug", &g->debug);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "vif_skip_scale0", &g->skip0);
+    if (!err) err = vmaf_gpu_opt_double(fex, "vif_enhn_gain_limit", &egl);
     if (err) return err;
     g->w = w;
     g->h = h;
@@ -61,7 +63,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     /* Everything but the gain limit decides the pass. */
     VmafGpu *gpu = fex->env.gpu;
     VmafFex *leader = vmaf_gpu_share(gpu, g->skip0 ? "skip_scale0" : "all scales");
-    IvifCuda *lg = leader ? leader->twin_priv : g;
+    IvifGpu *lg = leader ? leader->twin_priv : g;
     int e = 0;
     while (e < lg->egl.n && lg->egl.v[e] != egl) e++;
     if (e == IVIF_MAX_GAIN_LIMITS) return VMAF_FEX_TWIN_DECLINED;  /* a full pass: the CPU's */
@@ -75,7 +77,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 {
-    const IvifCuda *g = fex->twin_priv;
+    const IvifGpu *g = fex->twin_priv;
     IvifLane *q = lp;
     if (g->leader) return 0;
     /* The CPU's table: [32767, 65535] from libm's log2f, the rest 0. */
@@ -94,7 +96,7 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_alloc(l, &q->acc, acc_bytes);
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_acc, acc_bytes);
     /* Scale 0 reads the pictures' samples, the others 16-bit scales. */
-    const EvcFatbin *fb = &evc_fatbin_integer_vif;
+    const VmafGpuProgram *fb = &program;
     static const char *const stat16[IVIF_NUM_SCALES] = {
         "ivif_stat_u16_17", "ivif_stat_u16_9", "ivif_stat_u16_5", "ivif_stat_u16_3" };
     static const char *const dec16[IVIF_NUM_SCALES] = {
@@ -111,7 +113,7 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 }
 
 /** The vertical rounding of the pass that reads scale sc (the CPU's taps_setup). */
-static void rounding(const IvifCuda *g, int sc, uint32_t *mu_round, int *mu_shift,
+static void rounding(const IvifGpu *g, int sc, uint32_t *mu_round, int *mu_shift,
                      uint32_t *sq_round, int *sq_shift)
 {
     if (sc == 0) {
@@ -140,10 +142,10 @@ static unsigned tiles(unsigned n, unsigned tile)
 
 static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    const IvifCuda *g = fex->twin_priv;
+    const IvifGpu *g = fex->twin_priv;
     IvifLane *q = lp;
     VmafGpuLane *l = fr->lane;
-    CUdeviceptr ref0, dis0;
+    VmafGpuPtr ref0, dis0;
     int err = vmaf_gpu_plane(fr, VMAF_GPU_REF, 0, &ref0);
     if (!err) err = vmaf_gpu_plane(fr, VMAF_GPU_DIST, 0, &dis0);
     if (!err) err = vmaf_gpu_memset(l, q->acc, IVIF_NUM_SCALES * IVIF_ACC * sizeof(int64_t));
@@ -155,20 +157,23 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
             /* Scale sc from scale sc-1, both pictures in one launch. */
             int w = g->sw[sc - 1], h = g->sh[sc - 1];
             rounding(g, sc - 1, &mu_round, &mu_shift, &sq_round, &sq_shift);
-            CUdeviceptr s0 = sc == 1 ? ref0 : q->img[sc - 1][0];
-            CUdeviceptr s1 = sc == 1 ? dis0 : q->img[sc - 1][1];
-            void *da[] = { &s0, &s1, &w, &h, &mu_round, &mu_shift, &q->img[sc][0],
-                           &q->img[sc][1] };
+            VmafGpuPtr s0 = sc == 1 ? ref0 : q->img[sc - 1][0];
+            VmafGpuPtr s1 = sc == 1 ? dis0 : q->img[sc - 1][1];
+            VmafGpuArg da[] = { VMAF_GPU_ARG(s0), VMAF_GPU_ARG(s1), VMAF_GPU_ARG(w),
+                                VMAF_GPU_ARG(h), VMAF_GPU_ARG(mu_round), VMAF_GPU_ARG(mu_shift),
+                                VMAF_GPU_ARG(q->img[sc][0]), VMAF_GPU_ARG(q->img[sc][1]) };
             err = vmaf_gpu_launch(l, q->k_dec[sc], tiles((unsigned)g->sw[sc], DEC_TILE_W) * 256,
                                   tiles((unsigned)g->sh[sc], DEC_TILE_H), 2, 256, 1, da);
         }
         if (err || (sc == 0 && g->skip0)) continue;
         int w = g->sw[sc], h = g->sh[sc];
         rounding(g, sc, &mu_round, &mu_shift, &sq_round, &sq_shift);
-        CUdeviceptr r = sc ? q->img[sc][0] : ref0, d = sc ? q->img[sc][1] : dis0;
-        CUdeviceptr acc = q->acc + (size_t)sc * IVIF_ACC * sizeof(int64_t);
-        void *sa[] = { &r, &d, &w, &h, &mu_round, &mu_shift, &sq_round, &sq_shift, &egl,
-                       &q->table, &acc };
+        VmafGpuPtr r = sc ? q->img[sc][0] : ref0, d = sc ? q->img[sc][1] : dis0;
+        VmafGpuPtr acc = vmaf_gpu_at(q->acc, (size_t)sc * IVIF_ACC * sizeof(int64_t));
+        VmafGpuArg sa[] = { VMAF_GPU_ARG(r), VMAF_GPU_ARG(d), VMAF_GPU_ARG(w), VMAF_GPU_ARG(h),
+                            VMAF_GPU_ARG(mu_round), VMAF_GPU_ARG(mu_shift),
+                            VMAF_GPU_ARG(sq_round), VMAF_GPU_ARG(sq_shift), VMAF_GPU_ARG(egl),
+                            VMAF_GPU_ARG(q->table), VMAF_GPU_ARG(acc) };
         err = vmaf_gpu_launch(l, q->k_stat[sc], tiles((unsigned)w, STAT_TILE) * 256,
                               tiles((unsigned)h, STAT_TILE), 1, 256, 1, sa);
     }
@@ -180,7 +185,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 
 static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    const IvifCuda *g = fex->twin_priv;
+    const IvifGpu *g = fex->twin_priv;
     const IvifLane *q = g->leader ? vmaf_gpu_state_of(g->leader, fr) : lp;
     if (!q) return -EINVAL;
     IvifAccum acc[IVIF_NUM_SCALES];
@@ -194,9 +199,9 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     return ivif_emit(fex, acc, g->skip0, g->debug, fr->index);
 }
 
-const VmafFexTwin vmaf_fex_integer_vif_cuda = {
-    .backend = "cuda",
-    .priv_size = sizeof(IvifCuda),
+const VmafFexTwin vmaf_fex_integer_vif_gpu = {
+    .program = &program,
+    .priv_size = sizeof(IvifGpu),
     .lane_size = sizeof(IvifLane),
     .init = twin_init,
     .lane_init = lane_init,

@@ -1,12 +1,12 @@
 /*
- * float_motion's CUDA twin: host side, a temporal twin of the GPU frame
- * pipeline. Each frame's blur stays on its lane; the SAD against the
- * previous frame's blur (read from that frame's lane, or rebuilt from the
- * picture the pipeline uploads at the start of a device's block) is formed
- * one thread per row (float_motion_cuda.cu), and here the rows are added top
- * to bottom with motion_sum_rows() and the frame is concluded by
- * motion_conclude_frame() / motion_conclude_flush(), the CPU's.
- * motion_force_zero reads no samples: the twin queues nothing and
+ * float_motion's GPU twin (CUDA kernels; no OpenCL part yet): host side, a
+ * temporal twin of the GPU frame pipeline. Each frame's blur stays on its
+ * lane; the SAD against the previous frame's blur (read from that frame's
+ * lane, or rebuilt from the picture the pipeline uploads at the start of a
+ * device's block) is formed one thread per row (float_motion_cuda.cu), and
+ * here the rows are added top to bottom with motion_sum_rows() and the frame
+ * is concluded by motion_conclude_frame() / motion_conclude_flush(), the
+ * CPU's. motion_force_zero reads no samples: the twin queues nothing and
  * concludes with the CPU path's constants.
  */
 #include <errno.h>
@@ -21,7 +21,8 @@
 #include "motion_arith.h"
 #include "motion_conclude.h"
 
-extern const EvcFatbin evc_fatbin_float_motion;
+VMAF_GPU_PROGRAM_DECLARE(float_motion);
+static const VmafGpuProgram program = { "float_motion", VMAF_GPU_CUDA(float_motion), NULL };
 
 /* Same layout as float_motion_cuda.cu's kernel argument. */
 typedef struct MotionTaps {
@@ -29,7 +30,7 @@ typedef struct MotionTaps {
     int n;
 } MotionTaps;
 
-typedef struct MotionCuda {
+typedef struct MotionGpu {
     bool scale1, force_zero;
     unsigned n_planes;
     int w[3], h[3], pitch[3];   /**< plane sizes (the pictures') and float pitch */
@@ -38,35 +39,35 @@ typedef struct MotionCuda {
     int rows_per_plane;
     unsigned next_index;        /**< enqueue's: frames must come 0, 1, 2, ... */
     MotionConclusion conc;      /**< conclude's */
-} MotionCuda;
+} MotionGpu;
 
 /** One frame in flight. */
 typedef struct MotionLane {
-    CUdeviceptr blur[3];        /**< this frame's blur, for the next frame */
-    CUdeviceptr s1[3];          /**< its scale-1 downscale */
+    VmafGpuPtr blur[3];        /**< this frame's blur, for the next frame */
+    VmafGpuPtr s1[3];          /**< its scale-1 downscale */
     /** The previous frame's, rebuilt at a seam (several devices only). */
-    CUdeviceptr prime_blur[3], prime_s1[3];
-    CUdeviceptr x1, x2, dx, y1, y2, dy;
-    CUdeviceptr tmp, rows;
+    VmafGpuPtr prime_blur[3], prime_s1[3];
+    VmafGpuPtr x1, x2, dx, y1, y2, dy;
+    VmafGpuPtr tmp, rows;
     float *h_rows;
-    CUfunction k_blur_v, k_blur_h, k_sad, k_down;
+    VmafGpuKernel *k_blur_v, *k_blur_h, *k_sad, *k_down;
 } MotionLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h)
 {
-    MotionCuda *g = fex->twin_priv;
+    MotionGpu *g = fex->twin_priv;
     bool debug, uv;
     int filter_size;
-    int err = evc_opt_bool(fex, "debug", &debug);
-    if (!err) err = evc_opt_bool(fex, "motion_force_zero", &g->force_zero);
-    if (!err) err = evc_opt_double(fex, "motion_fps_weight", &g->conc.p.fps_weight);
-    if (!err) err = evc_opt_double(fex, "motion_blend_factor", &g->conc.p.blend_factor);
-    if (!err) err = evc_opt_double(fex, "motion_blend_offset", &g->conc.p.blend_offset);
-    if (!err) err = evc_opt_double(fex, "motion_max_val", &g->conc.p.max_val);
-    if (!err) err = evc_opt_bool(fex, "motion_add_scale1", &g->scale1);
-    if (!err) err = evc_opt_int(fex, "motion_filter_size", &filter_size);
-    if (!err) err = evc_opt_bool(fex, "motion_add_uv", &uv);
+    int err = vmaf_gpu_opt_bool(fex, "debug", &debug);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "motion_force_zero", &g->force_zero);
+    if (!err) err = vmaf_gpu_opt_double(fex, "motion_fps_weight", &g->conc.p.fps_weight);
+    if (!err) err = vmaf_gpu_opt_double(fex, "motion_blend_factor", &g->conc.p.blend_factor);
+    if (!err) err = vmaf_gpu_opt_double(fex, "motion_blend_offset", &g->conc.p.blend_offset);
+    if (!err) err = vmaf_gpu_opt_double(fex, "motion_max_val", &g->conc.p.max_val);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "motion_add_scale1", &g->scale1);
+    if (!err) err = vmaf_gpu_opt_int(fex, "motion_filter_size", &filter_size);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "motion_add_uv", &uv);
     if (err) return err;
     if (g->force_zero) return 0;    /* no samples read: nothing to queue */
     g->conc.debug = debug;
@@ -79,7 +80,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     for (unsigned p = 0; p < g->n_planes; p++) {
         g->w[p] = (int)(p ? w >> ss_x : w);
         g->h[p] = (int)(p ? h >> ss_y : h);
-        g->pitch[p] = (int)evc_pitch_floats((unsigned)g->w[p]);
+        g->pitch[p] = (int)vmaf_gpu_pitch_floats((unsigned)g->w[p]);
         if (g->h[p] > max_rows) max_rows = g->h[p];
         err = vmaf_gpu_use_float(fex->env.gpu, 1, p, -128.0f);
         if (err) return err;
@@ -87,7 +88,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     if (g->scale1) {
         g->s1w = motion_scale1_size((int)w);
         g->s1h = motion_scale1_size((int)h);
-        g->s1pitch = (int)evc_pitch_floats((unsigned)g->s1w);
+        g->s1pitch = (int)vmaf_gpu_pitch_floats((unsigned)g->s1w);
     }
     /* Per plane: its rows, then its scale-1 rows. */
     g->rows_per_plane = max_rows + (g->scale1 ? g->s1h : 0);
@@ -97,7 +98,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 }
 
 /* motion_add_scale1: the CPU's column / row positions (float_motion.c init_scale1). */
-static int lane_scale1(const MotionCuda *g, VmafGpuLane *l, MotionLane *q, bool prime)
+static int lane_scale1(const MotionGpu *g, VmafGpuLane *l, MotionLane *q, bool prime)
 {
     const int w = g->w[0], h = g->h[0];
     int *x1 = malloc(sizeof(int) * g->s1w), *x2 = malloc(sizeof(int) * g->s1w);
@@ -134,7 +135,7 @@ static int lane_scale1(const MotionCuda *g, VmafGpuLane *l, MotionLane *q, bool 
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 {
-    const MotionCuda *g = fex->twin_priv;
+    const MotionGpu *g = fex->twin_priv;
     MotionLane *q = lp;
     if (g->force_zero) return 0;
     int err = 0;
@@ -151,7 +152,7 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_alloc(l, &q->tmp, max_plane);
     if (!err) err = vmaf_gpu_alloc(l, &q->rows, row_bytes);
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_rows, row_bytes);
-    const EvcFatbin *fb = &evc_fatbin_float_motion;
+    const VmafGpuProgram *fb = &program;
     if (!err) err = vmaf_gpu_kernel(l, fb, "motion_blur_v", &q->k_blur_v);
     if (!err) err = vmaf_gpu_kernel(l, fb, "motion_blur_h", &q->k_blur_h);
     if (!err) err = vmaf_gpu_kernel(l, fb, "motion_sad_rows", &q->k_sad);
@@ -160,32 +161,38 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 }
 
 /* Blur plane p of src (and downscale it with scale1) into blur / s1. */
-static int blur(const MotionCuda *g, VmafGpuLane *l, MotionLane *q, unsigned p,
-                CUdeviceptr src, size_t src_pitch, CUdeviceptr dst, CUdeviceptr s1)
+static int blur(const MotionGpu *g, VmafGpuLane *l, MotionLane *q, unsigned p,
+                VmafGpuPtr src, size_t src_pitch, VmafGpuPtr dst, VmafGpuPtr s1)
 {
     int sp = (int)src_pitch, w = g->w[p], h = g->h[p], pitch = g->pitch[p];
     MotionTaps taps = g->taps;
-    void *va[] = { &src, &sp, &w, &h, &taps, &q->tmp, &pitch };
+    VmafGpuArg va[] = { VMAF_GPU_ARG(src), VMAF_GPU_ARG(sp), VMAF_GPU_ARG(w), VMAF_GPU_ARG(h),
+                        VMAF_GPU_ARG(taps), VMAF_GPU_ARG(q->tmp), VMAF_GPU_ARG(pitch) };
     int err = vmaf_gpu_launch(l, q->k_blur_v, (unsigned)w, (unsigned)h, 1, 32, 8, va);
-    void *ha[] = { &q->tmp, &pitch, &w, &h, &taps, &dst, &pitch };
+    VmafGpuArg ha[] = { VMAF_GPU_ARG(q->tmp), VMAF_GPU_ARG(pitch), VMAF_GPU_ARG(w),
+                        VMAF_GPU_ARG(h), VMAF_GPU_ARG(taps), VMAF_GPU_ARG(dst),
+                        VMAF_GPU_ARG(pitch) };
     if (!err) err = vmaf_gpu_launch(l, q->k_blur_h, (unsigned)w, (unsigned)h, 1, 32, 8, ha);
     if (err || !g->scale1) return err;
     int s1w = g->s1w, s1h = g->s1h, s1p = g->s1pitch;
-    void *da[] = { &dst, &pitch, &s1w, &s1h, &q->x1, &q->x2, &q->dx, &q->y1, &q->y2, &q->dy,
-                   &s1, &s1p };
+    VmafGpuArg da[] = { VMAF_GPU_ARG(dst), VMAF_GPU_ARG(pitch), VMAF_GPU_ARG(s1w),
+                        VMAF_GPU_ARG(s1h), VMAF_GPU_ARG(q->x1), VMAF_GPU_ARG(q->x2),
+                        VMAF_GPU_ARG(q->dx), VMAF_GPU_ARG(q->y1), VMAF_GPU_ARG(q->y2),
+                        VMAF_GPU_ARG(q->dy), VMAF_GPU_ARG(s1), VMAF_GPU_ARG(s1p) };
     return vmaf_gpu_launch(l, q->k_down, (unsigned)s1w, (unsigned)s1h, 1, 32, 8, da);
 }
 
-static int sad_rows(VmafGpuLane *l, const MotionLane *q, CUdeviceptr prev, CUdeviceptr cur,
-                    int pitch, int w, int h, CUdeviceptr rows)
+static int sad_rows(VmafGpuLane *l, const MotionLane *q, VmafGpuPtr prev, VmafGpuPtr cur,
+                    int pitch, int w, int h, VmafGpuPtr rows)
 {
-    void *sa[] = { &prev, &cur, &pitch, &w, &h, &rows };
+    VmafGpuArg sa[] = { VMAF_GPU_ARG(prev), VMAF_GPU_ARG(cur), VMAF_GPU_ARG(pitch),
+                        VMAF_GPU_ARG(w), VMAF_GPU_ARG(h), VMAF_GPU_ARG(rows) };
     return vmaf_gpu_launch(l, q->k_sad, RS_THREADS(h), 1, 1, RS_BLOCK, 1, sa);
 }
 
 static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    MotionCuda *g = fex->twin_priv;
+    MotionGpu *g = fex->twin_priv;
     MotionLane *q = lp;
     VmafGpuLane *l = fr->lane;
     if (g->force_zero) return 0;
@@ -200,24 +207,25 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     const MotionLane *pq = fr->index ? vmaf_gpu_prev(fex, fr, 1) : NULL;
     int err = 0;
     for (unsigned p = 0; p < g->n_planes && !err; p++) {
-        CUdeviceptr src;
+        VmafGpuPtr src;
         size_t sp;
         err = vmaf_gpu_plane_float(fr, VMAF_GPU_REF, p, -128.0f, &src, &sp);
         if (!err) err = blur(g, l, q, p, src, sp, q->blur[p], q->s1[p]);
         if (err || !fr->index) continue;
-        CUdeviceptr prev = pq ? pq->blur[p] : q->prime_blur[p];
-        CUdeviceptr prev_s1 = pq ? pq->s1[p] : q->prime_s1[p];
+        VmafGpuPtr prev = pq ? pq->blur[p] : q->prime_blur[p];
+        VmafGpuPtr prev_s1 = pq ? pq->s1[p] : q->prime_s1[p];
         if (!pq) {
             /* The previous frame was computed on another device: rebuild its blur. */
             err = vmaf_gpu_primed_float(fr, 1, VMAF_GPU_REF, p, -128.0f, &src, &sp);
             if (!err) err = blur(g, l, q, p, src, sp, prev, prev_s1);
             if (err) break;
         }
-        const CUdeviceptr rows = q->rows + (size_t)p * g->rows_per_plane * sizeof(float);
+        const VmafGpuPtr rows =
+            vmaf_gpu_at(q->rows, (size_t)p * g->rows_per_plane * sizeof(float));
         err = sad_rows(l, q, prev, q->blur[p], g->pitch[p], g->w[p], g->h[p], rows);
         if (!err && g->scale1)
             err = sad_rows(l, q, prev_s1, q->s1[p], g->s1pitch, g->s1w, g->s1h,
-                           rows + (size_t)g->h[p] * sizeof(float));
+                           vmaf_gpu_at(rows, (size_t)g->h[p] * sizeof(float)));
     }
     if (!err && fr->index)
         err = vmaf_gpu_download(l, q->h_rows, q->rows,
@@ -227,7 +235,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 
 static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    MotionCuda *g = fex->twin_priv;
+    MotionGpu *g = fex->twin_priv;
     const MotionLane *q = lp;
     /* The CPU path's constants, in frame order. */
     if (g->force_zero) return fex->desc->extract(fex, fr->pic[0], fr->pic[1], fr->index);
@@ -247,14 +255,14 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 
 static int twin_flush(VmafFex *fex)
 {
-    MotionCuda *g = fex->twin_priv;
+    MotionGpu *g = fex->twin_priv;
     if (g->force_zero) return fex->desc->flush ? fex->desc->flush(fex) : 0;
     return motion_conclude_flush(fex, &g->conc);
 }
 
-const VmafFexTwin vmaf_fex_float_motion_cuda = {
-    .backend = "cuda",
-    .priv_size = sizeof(MotionCuda),
+const VmafFexTwin vmaf_fex_float_motion_gpu = {
+    .program = &program,
+    .priv_size = sizeof(MotionGpu),
     .lane_size = sizeof(MotionLane),
     .init = twin_init,
     .lane_init = lane_init,

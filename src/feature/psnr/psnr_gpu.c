@@ -1,8 +1,8 @@
 /*
- * psnr's CUDA twin: host side, in the GPU frame pipeline. Per frame the
- * kernel (psnr_cuda.cu) gives each plane's integer squared error (8-bit:
- * per-row uint32 totals, added here in uint64 as the CPU does), and
- * psnr_host_frame() / psnr_host_flush(), the CPU's, conclude.
+ * psnr's GPU twin (CUDA and OpenCL kernels): host side, in the GPU frame
+ * pipeline. Per frame the kernel (psnr_cuda.cu) gives each plane's integer
+ * squared error (8-bit: per-row uint32 totals, added here in uint64 as the
+ * CPU does), and psnr_host_frame() / psnr_host_flush(), the CPU's, conclude.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -15,33 +15,35 @@
 
 #include "psnr_host.h"
 
-extern const EvcFatbin evc_fatbin_psnr;
+VMAF_GPU_PROGRAM_DECLARE(psnr);
+static const VmafGpuProgram program = { "psnr", VMAF_GPU_CUDA(psnr),
+                                        VMAF_GPU_OPENCL(psnr) };
 
-typedef struct PsnrCuda {
+typedef struct PsnrGpu {
     unsigned bpc, max_h;
     unsigned pw[3], ph[3];
     size_t rows_bytes;  /**< 8-bit: max_h uint32 per plane; deeper: one uint64 per plane */
     PsnrHost host;      /**< conclude's */
-} PsnrCuda;
+} PsnrGpu;
 
 /** One frame in flight. */
 typedef struct PsnrLane {
-    CUdeviceptr rows;
+    VmafGpuPtr rows;
     void *h_rows;
-    CUfunction k_sse;
+    VmafGpuKernel *k_sse;
 } PsnrLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h)
 {
-    PsnrCuda *g = fex->twin_priv;
+    PsnrGpu *g = fex->twin_priv;
     bool chroma, mse, apsnr, reduced;
     double min_sse;
-    int err = evc_opt_bool(fex, "enable_chroma", &chroma);
-    if (!err) err = evc_opt_bool(fex, "enable_mse", &mse);
-    if (!err) err = evc_opt_bool(fex, "enable_apsnr", &apsnr);
-    if (!err) err = evc_opt_bool(fex, "reduced_hbd_peak", &reduced);
-    if (!err) err = evc_opt_double(fex, "min_sse", &min_sse);
+    int err = vmaf_gpu_opt_bool(fex, "enable_chroma", &chroma);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "enable_mse", &mse);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "enable_apsnr", &apsnr);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "reduced_hbd_peak", &reduced);
+    if (!err) err = vmaf_gpu_opt_double(fex, "min_sse", &min_sse);
     if (err) return err;
     psnr_host_init(&g->host, chroma, mse, apsnr, reduced, min_sse, pix_fmt, bpc, w, h);
     g->bpc = bpc;
@@ -58,31 +60,32 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 {
-    const PsnrCuda *g = fex->twin_priv;
+    const PsnrGpu *g = fex->twin_priv;
     PsnrLane *q = lp;
     int err = vmaf_gpu_alloc(l, &q->rows, g->rows_bytes);
     if (!err) err = vmaf_gpu_alloc_host(l, &q->h_rows, g->rows_bytes);
     if (!err)
-        err = vmaf_gpu_kernel(l, &evc_fatbin_psnr, g->bpc == 8 ? "psnr_sse_u8" : "psnr_sse_u16",
+        err = vmaf_gpu_kernel(l, &program, g->bpc == 8 ? "psnr_sse_u8" : "psnr_sse_u16",
                               &q->k_sse);
     return err;
 }
 
 static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    const PsnrCuda *g = fex->twin_priv;
+    const PsnrGpu *g = fex->twin_priv;
     PsnrLane *q = lp;
     VmafGpuLane *l = fr->lane;
     int err = vmaf_gpu_memset(l, q->rows, g->rows_bytes);
     for (unsigned p = 0; p < g->host.n_planes && !err; p++) {
-        CUdeviceptr r, d;
+        VmafGpuPtr r, d;
         err = vmaf_gpu_plane(fr, VMAF_GPU_REF, p, &r);
         if (!err) err = vmaf_gpu_plane(fr, VMAF_GPU_DIST, p, &d);
         if (err) break;
         int w = (int)g->pw[p], h = (int)g->ph[p];
-        CUdeviceptr out = g->bpc == 8 ? q->rows + (size_t)p * g->max_h * sizeof(uint32_t)
-                                      : q->rows + (size_t)p * sizeof(uint64_t);
-        void *a[] = { &r, &d, &w, &h, &out };
+        VmafGpuPtr out = vmaf_gpu_at(q->rows, g->bpc == 8 ? (size_t)p * g->max_h * sizeof(uint32_t)
+                                                           : (size_t)p * sizeof(uint64_t));
+        VmafGpuArg a[] = { VMAF_GPU_ARG(r), VMAF_GPU_ARG(d), VMAF_GPU_ARG(w), VMAF_GPU_ARG(h),
+                           VMAF_GPU_ARG(out) };
         if (w && h) err = vmaf_gpu_launch(l, q->k_sse, (unsigned)w, (unsigned)h, 1, 256, 1, a);
     }
     if (!err) err = vmaf_gpu_download(l, q->h_rows, q->rows, g->rows_bytes);
@@ -91,7 +94,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 
 static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    PsnrCuda *g = fex->twin_priv;
+    PsnrGpu *g = fex->twin_priv;
     const PsnrLane *q = lp;
     uint64_t sse[3] = { 0, 0, 0 };
     for (unsigned p = 0; p < g->host.n_planes; p++) {
@@ -108,13 +111,13 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 
 static int twin_flush(VmafFex *fex)
 {
-    PsnrCuda *g = fex->twin_priv;
+    PsnrGpu *g = fex->twin_priv;
     return psnr_host_flush(fex, &g->host);
 }
 
-const VmafFexTwin vmaf_fex_psnr_cuda = {
-    .backend = "cuda",
-    .priv_size = sizeof(PsnrCuda),
+const VmafFexTwin vmaf_fex_psnr_gpu = {
+    .program = &program,
+    .priv_size = sizeof(PsnrGpu),
     .lane_size = sizeof(PsnrLane),
     .init = twin_init,
     .lane_init = lane_init,

@@ -1,9 +1,10 @@
 /*
- * float_vif's CUDA twin: host side, in the GPU frame pipeline. The kernels (float_vif_cuda.cu) filter, decimate and form the
- * per-sample terms with vif_arith.h, one thread per row sums each row, and
- * here the rows are added top to bottom in fp32 and pooled with vif_pool(),
- * the CPU's own. A non-identity vif_prescale runs on the host with the CPU's
- * vif_prescale_apply() and the result is uploaded.
+ * float_vif's GPU twin (CUDA kernels; no OpenCL part yet): host side, in the
+ * GPU frame pipeline. The kernels (float_vif_cuda.cu) filter, decimate and
+ * form the per-sample terms with vif_arith.h, one thread per row sums each
+ * row, and here the rows are added top to bottom in fp32 and pooled with
+ * vif_pool(), the CPU's own. A non-identity vif_prescale runs on the host
+ * with the CPU's vif_prescale_apply() and the result is uploaded.
  */
 #include <errno.h>
 #include <math.h>
@@ -22,9 +23,10 @@
 #include "vif_cuda.h"
 #include "vif_host.h"
 
-extern const EvcFatbin evc_fatbin_float_vif;
+VMAF_GPU_PROGRAM_DECLARE(float_vif);
+static const VmafGpuProgram program = { "float_vif", VMAF_GPU_CUDA(float_vif), NULL };
 
-typedef struct VifCuda {
+typedef struct VifGpu {
     unsigned w, h;
     bool debug;
     unsigned scale_start;
@@ -39,45 +41,45 @@ typedef struct VifCuda {
     size_t in_stride;
     long long vps, nps;
     size_t row_off[VIF_NUM_SCALES], n_rows;
-} VifCuda;
+} VifGpu;
 
 /** One frame in flight. */
 typedef struct VifLane {
-    CUdeviceptr img[VIF_NUM_SCALES][2]; /**< [scale][ref, dis]; scale 0 only with a prescale */
-    CUdeviceptr filters;                /**< VIF_NUM_SCALES x VIF_MAX_FWIDTH taps */
-    CUdeviceptr tmp, v, nd, rows;
+    VmafGpuPtr img[VIF_NUM_SCALES][2]; /**< [scale][ref, dis]; scale 0 only with a prescale */
+    VmafGpuPtr filters;                /**< VIF_NUM_SCALES x VIF_MAX_FWIDTH taps */
+    VmafGpuPtr tmp, v, nd, rows;
     float *h_rows;
     float *pre;                         /**< pinned: both prescaled images */
-    CUfunction k_dec_v, k_dec_h, k_stat_v, k_stat_h, k_rows;
+    VmafGpuKernel *k_dec_v, *k_dec_h, *k_stat_v, *k_stat_h, *k_rows;
     /** Per scale, the tiled kernels of its width, when there are (vif_cuda.h). */
-    CUfunction k_stat_tiled[VIF_NUM_SCALES], k_dec_tiled[VIF_NUM_SCALES];
+    VmafGpuKernel *k_stat_tiled[VIF_NUM_SCALES], *k_dec_tiled[VIF_NUM_SCALES];
 } VifLane;
 
 static void twin_close(VmafFex *fex)
 {
-    VifCuda *g = fex->twin_priv;
+    VifGpu *g = fex->twin_priv;
     if (!g) return;
     vif_prescale_close(&g->prescale);
     free(g->in_ref);
     free(g->in_dis);
 }
 
-static int read_options(VmafFex *fex, VifCuda *g, float filter[VIF_NUM_SCALES][VIF_MAX_FWIDTH],
+static int read_options(VmafFex *fex, VifGpu *g, float filter[VIF_NUM_SCALES][VIF_MAX_FWIDTH],
                         enum VifPrescaleMethod *method)
 {
     double egl, ks, ps, nsq;
     const char *method_name;
     bool skip0;
-    int err = evc_opt_bool(fex, "debug", &g->debug);
-    if (!err) err = evc_opt_double(fex, "vif_enhn_gain_limit", &egl);
-    if (!err) err = evc_opt_double(fex, "vif_kernelscale", &ks);
-    if (!err) err = evc_opt_double(fex, "vif_prescale", &ps);
-    if (!err) err = evc_opt_double(fex, "vif_scale1_min_val", &g->min_val[0]);
-    if (!err) err = evc_opt_double(fex, "vif_scale2_min_val", &g->min_val[1]);
-    if (!err) err = evc_opt_double(fex, "vif_scale3_min_val", &g->min_val[2]);
-    if (!err) err = evc_opt_string(fex, "vif_prescale_method", &method_name);
-    if (!err) err = evc_opt_double(fex, "vif_sigma_nsq", &nsq);
-    if (!err) err = evc_opt_bool(fex, "vif_skip_scale0", &skip0);
+    int err = vmaf_gpu_opt_bool(fex, "debug", &g->debug);
+    if (!err) err = vmaf_gpu_opt_double(fex, "vif_enhn_gain_limit", &egl);
+    if (!err) err = vmaf_gpu_opt_double(fex, "vif_kernelscale", &ks);
+    if (!err) err = vmaf_gpu_opt_double(fex, "vif_prescale", &ps);
+    if (!err) err = vmaf_gpu_opt_double(fex, "vif_scale1_min_val", &g->min_val[0]);
+    if (!err) err = vmaf_gpu_opt_double(fex, "vif_scale2_min_val", &g->min_val[1]);
+    if (!err) err = vmaf_gpu_opt_double(fex, "vif_scale3_min_val", &g->min_val[2]);
+    if (!err) err = vmaf_gpu_opt_string(fex, "vif_prescale_method", &method_name);
+    if (!err) err = vmaf_gpu_opt_double(fex, "vif_sigma_nsq", &nsq);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "vif_skip_scale0", &skip0);
     if (!err) err = vif_prescale_method_parse(method_name, method);
     if (err) return err;
 
@@ -102,7 +104,7 @@ static int read_options(VmafFex *fex, VifCuda *g, float filter[VIF_NUM_SCALES][V
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h)
 {
-    VifCuda *g = fex->twin_priv;
+    VifGpu *g = fex->twin_priv;
     g->w = w;
     g->h = h;
     enum VifPrescaleMethod method;
@@ -111,7 +113,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
         err = vif_prescale_init(&g->prescale, method, (int)w, (int)h, g->sw[0], g->sh[0]);
     if (err) return err;
     for (int sc = 0; sc < VIF_NUM_SCALES; sc++)
-        g->pitch[sc] = (int)evc_pitch_floats((unsigned)g->sw[sc]);
+        g->pitch[sc] = (int)vmaf_gpu_pitch_floats((unsigned)g->sw[sc]);
     const size_t plane = (size_t)g->pitch[0] * g->sh[0];
     g->vps = (long long)plane;
     g->nps = (long long)plane;
@@ -134,7 +136,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 {
-    const VifCuda *g = fex->twin_priv;
+    const VifGpu *g = fex->twin_priv;
     VifLane *q = lp;
     int err = 0;
     for (int sc = 0; sc < VIF_NUM_SCALES && !err; sc++) {
@@ -155,7 +157,7 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_rows, g->n_rows * sizeof(float));
     if (!err && !g->prescale.identity)
         err = vmaf_gpu_alloc_host(l, (void **)&q->pre, 2 * plane * sizeof(float));
-    const EvcFatbin *fb = &evc_fatbin_float_vif;
+    const VmafGpuProgram *fb = &program;
     if (!err) err = vmaf_gpu_kernel(l, fb, "vif_dec_v", &q->k_dec_v);
     if (!err) err = vmaf_gpu_kernel(l, fb, "vif_dec_h", &q->k_dec_h);
     if (!err) err = vmaf_gpu_kernel(l, fb, "vif_stat_v", &q->k_stat_v);
@@ -181,7 +183,7 @@ static unsigned tiles(unsigned n, unsigned tile)
     return (n + tile - 1) / tile;
 }
 
-static VifTaps taps_of(const VifCuda *g, int sc)
+static VifTaps taps_of(const VifGpu *g, int sc)
 {
     VifTaps t;
     memset(&t, 0, sizeof(t));
@@ -190,7 +192,7 @@ static VifTaps taps_of(const VifCuda *g, int sc)
 }
 
 /* The scale-0 images: the pipeline's floats, or the host prescale uploaded. */
-static int scale0(VifCuda *g, const VmafGpuFrame *fr, VifLane *q, CUdeviceptr img[2],
+static int scale0(VifGpu *g, const VmafGpuFrame *fr, VifLane *q, VmafGpuPtr img[2],
                   int *pitch)
 {
     if (g->prescale.identity) {
@@ -216,17 +218,17 @@ static int scale0(VifCuda *g, const VmafGpuFrame *fr, VifLane *q, CUdeviceptr im
 
 static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    VifCuda *g = fex->twin_priv;
+    VifGpu *g = fex->twin_priv;
     VifLane *q = lp;
     VmafGpuLane *l = fr->lane;
-    CUdeviceptr img[VIF_NUM_SCALES][2];
+    VmafGpuPtr img[VIF_NUM_SCALES][2];
     int pitch[VIF_NUM_SCALES];
     int err = scale0(g, fr, q, img[0], &pitch[0]);
     if (err) return err;
 
     /* Scale s is scale s-1 filtered with scale s's kernel and decimated. */
     for (int sc = 1; sc < VIF_NUM_SCALES && !err; sc++) {
-        CUdeviceptr f = q->filters + (size_t)sc * VIF_MAX_FWIDTH * sizeof(float);
+        VmafGpuPtr f = vmaf_gpu_at(q->filters, (size_t)sc * VIF_MAX_FWIDTH * sizeof(float));
         int w = g->sw[sc - 1], h = g->sh[sc - 1], oh = g->sh[sc], fw = g->fw[sc];
         int tp = g->pitch[sc - 1];
         pitch[sc] = g->pitch[sc];
@@ -234,41 +236,55 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
         img[sc][1] = q->img[sc][1];
         if (q->k_dec_tiled[sc]) {
             VifTaps taps = taps_of(g, sc);
-            void *a[] = { &img[sc - 1][0], &img[sc - 1][1], &pitch[sc - 1], &w, &h, &taps,
-                          &img[sc][0], &img[sc][1], &pitch[sc] };
+            VmafGpuArg a[] = { VMAF_GPU_ARG(img[sc - 1][0]), VMAF_GPU_ARG(img[sc - 1][1]),
+                               VMAF_GPU_ARG(pitch[sc - 1]), VMAF_GPU_ARG(w), VMAF_GPU_ARG(h),
+                               VMAF_GPU_ARG(taps), VMAF_GPU_ARG(img[sc][0]),
+                               VMAF_GPU_ARG(img[sc][1]), VMAF_GPU_ARG(pitch[sc]) };
             err = vmaf_gpu_launch(l, q->k_dec_tiled[sc], tiles((unsigned)g->sw[sc], TILE_W) * 256,
                                   tiles((unsigned)oh, TILE_H), 2, 256, 1, a);
             continue;
         }
         for (int z = 0; z < 2 && !err; z++) {
-            void *va[] = { &img[sc - 1][z], &pitch[sc - 1], &w, &h, &f, &fw, &q->tmp, &tp };
+            VmafGpuArg va[] = { VMAF_GPU_ARG(img[sc - 1][z]), VMAF_GPU_ARG(pitch[sc - 1]),
+                                VMAF_GPU_ARG(w), VMAF_GPU_ARG(h), VMAF_GPU_ARG(f),
+                                VMAF_GPU_ARG(fw), VMAF_GPU_ARG(q->tmp), VMAF_GPU_ARG(tp) };
             err = vmaf_gpu_launch(l, q->k_dec_v, (unsigned)w, (unsigned)(h / 2), 1, 32, 8, va);
-            void *ha[] = { &q->tmp, &tp, &w, &oh, &f, &fw, &img[sc][z], &pitch[sc] };
+            VmafGpuArg ha[] = { VMAF_GPU_ARG(q->tmp), VMAF_GPU_ARG(tp), VMAF_GPU_ARG(w),
+                                VMAF_GPU_ARG(oh), VMAF_GPU_ARG(f), VMAF_GPU_ARG(fw),
+                                VMAF_GPU_ARG(img[sc][z]), VMAF_GPU_ARG(pitch[sc]) };
             if (!err)
                 err = vmaf_gpu_launch(l, q->k_dec_h, (unsigned)(w / 2), (unsigned)oh, 1, 32, 8, ha);
         }
     }
     for (int sc = (int)g->scale_start; sc < VIF_NUM_SCALES && !err; sc++) {
-        CUdeviceptr f = q->filters + (size_t)sc * VIF_MAX_FWIDTH * sizeof(float);
+        VmafGpuPtr f = vmaf_gpu_at(q->filters, (size_t)sc * VIF_MAX_FWIDTH * sizeof(float));
         int w = g->sw[sc], h = g->sh[sc], fw = g->fw[sc], vp = g->pitch[sc];
         long long vps = g->vps, nps = g->nps;
         VifStatConst stat = g->stat;
         if (q->k_stat_tiled[sc]) {
             VifTaps taps = taps_of(g, sc);
-            void *a[] = { &img[sc][0], &img[sc][1], &pitch[sc], &w, &h, &taps, &stat, &q->nd,
-                          &vp, &nps };
+            VmafGpuArg a[] = { VMAF_GPU_ARG(img[sc][0]), VMAF_GPU_ARG(img[sc][1]),
+                               VMAF_GPU_ARG(pitch[sc]), VMAF_GPU_ARG(w), VMAF_GPU_ARG(h),
+                               VMAF_GPU_ARG(taps), VMAF_GPU_ARG(stat), VMAF_GPU_ARG(q->nd),
+                               VMAF_GPU_ARG(vp), VMAF_GPU_ARG(nps) };
             err = vmaf_gpu_launch(l, q->k_stat_tiled[sc], tiles((unsigned)w, TILE_W) * 256,
                                   tiles((unsigned)h, TILE_H), 1, 256, 1, a);
         } else {
-            void *va[] = { &img[sc][0], &img[sc][1], &pitch[sc], &w, &h, &f, &fw, &q->v, &vp,
-                           &vps };
+            VmafGpuArg va[] = { VMAF_GPU_ARG(img[sc][0]), VMAF_GPU_ARG(img[sc][1]),
+                                VMAF_GPU_ARG(pitch[sc]), VMAF_GPU_ARG(w), VMAF_GPU_ARG(h),
+                                VMAF_GPU_ARG(f), VMAF_GPU_ARG(fw), VMAF_GPU_ARG(q->v),
+                                VMAF_GPU_ARG(vp), VMAF_GPU_ARG(vps) };
             err = vmaf_gpu_launch(l, q->k_stat_v, (unsigned)w, (unsigned)h, 1, 32, 8, va);
-            void *ha[] = { &q->v, &vp, &vps, &w, &h, &f, &fw, &stat, &q->nd, &vp, &nps };
+            VmafGpuArg ha[] = { VMAF_GPU_ARG(q->v), VMAF_GPU_ARG(vp), VMAF_GPU_ARG(vps),
+                                VMAF_GPU_ARG(w), VMAF_GPU_ARG(h), VMAF_GPU_ARG(f),
+                                VMAF_GPU_ARG(fw), VMAF_GPU_ARG(stat), VMAF_GPU_ARG(q->nd),
+                                VMAF_GPU_ARG(vp), VMAF_GPU_ARG(nps) };
             if (!err)
                 err = vmaf_gpu_launch(l, q->k_stat_h, (unsigned)w, (unsigned)h, 1, 32, 8, ha);
         }
-        CUdeviceptr rows = q->rows + g->row_off[sc] * sizeof(float);
-        void *ra[] = { &q->nd, &vp, &nps, &w, &h, &rows };
+        VmafGpuPtr rows = vmaf_gpu_at(q->rows, g->row_off[sc] * sizeof(float));
+        VmafGpuArg ra[] = { VMAF_GPU_ARG(q->nd), VMAF_GPU_ARG(vp), VMAF_GPU_ARG(nps),
+                            VMAF_GPU_ARG(w), VMAF_GPU_ARG(h), VMAF_GPU_ARG(rows) };
         if (!err) err = vmaf_gpu_launch(l, q->k_rows, RS_THREADS(h), 1, 2, RS_BLOCK, 1, ra);
     }
     if (!err) err = vmaf_gpu_download(l, q->h_rows, q->rows, g->n_rows * sizeof(float));
@@ -277,7 +293,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 
 static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    const VifCuda *g = fex->twin_priv;
+    const VifGpu *g = fex->twin_priv;
     const VifLane *q = lp;
     float num[VIF_NUM_SCALES], den[VIF_NUM_SCALES];
     for (int sc = 0; sc < VIF_NUM_SCALES; sc++) {
@@ -295,9 +311,9 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     return vif_emit(fex, num, den, g->scale_start, g->min_val, g->debug, fr->index);
 }
 
-const VmafFexTwin vmaf_fex_float_vif_cuda = {
-    .backend = "cuda",
-    .priv_size = sizeof(VifCuda),
+const VmafFexTwin vmaf_fex_float_vif_gpu = {
+    .program = &program,
+    .priv_size = sizeof(VifGpu),
     .lane_size = sizeof(VifLane),
     .init = twin_init,
     .lane_init = lane_init,

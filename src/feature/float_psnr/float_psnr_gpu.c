@@ -1,11 +1,11 @@
 /*
- * float_psnr's CUDA twin: host side, in the GPU frame pipeline. Per frame
- * the kernel (float_psnr_cuda.cu) gives the
- * luma plane's squared differences as an integer total of 1/S^2 units,
- * which is the reference's fp64 raster sum exactly while it is below
- * 2^53 (float_psnr_arith.h); float_psnr_conclude(), the CPU's, gives the
- * score. A frame whose total reaches 2^53 (only 16-bit frames with huge
- * errors) is computed by the CPU path, whose raster loop is the fallback.
+ * float_psnr's GPU twin (CUDA and OpenCL kernels): host side, in the GPU
+ * frame pipeline. Per frame the kernel (float_psnr_cuda.cu) gives the luma
+ * plane's squared differences as an integer total of 1/S^2 units, which is
+ * the reference's fp64 raster sum exactly while it is below 2^53
+ * (float_psnr_arith.h); float_psnr_conclude(), the CPU's, gives the score. A
+ * frame whose total reaches 2^53 (only 16-bit frames with huge errors) is
+ * computed by the CPU path, whose raster loop is the fallback.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -18,24 +18,26 @@
 #include "float_psnr_arith.h"
 #include "float_psnr_conclude.h"
 
-extern const EvcFatbin evc_fatbin_float_psnr;
+VMAF_GPU_PROGRAM_DECLARE(float_psnr);
+static const VmafGpuProgram program = { "float_psnr", VMAF_GPU_CUDA(float_psnr),
+                                        VMAF_GPU_OPENCL(float_psnr) };
 
-typedef struct FloatPsnrCuda {
+typedef struct FloatPsnrGpu {
     unsigned bpc, w, h;
     double peak, psnr_max;
-} FloatPsnrCuda;
+} FloatPsnrGpu;
 
 /** One frame in flight. */
 typedef struct FloatPsnrLane {
-    CUdeviceptr total;
+    VmafGpuPtr total;
     uint64_t *h_total;
-    CUfunction k_units;
+    VmafGpuKernel *k_units;
 } FloatPsnrLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h)
 {
-    FloatPsnrCuda *g = fex->twin_priv;
+    FloatPsnrGpu *g = fex->twin_priv;
     const int err = float_psnr_constants(bpc, &g->peak, &g->psnr_max);
     if (err) return err;
     g->bpc = bpc;
@@ -48,27 +50,28 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 {
-    const FloatPsnrCuda *g = fex->twin_priv;
+    const FloatPsnrGpu *g = fex->twin_priv;
     FloatPsnrLane *q = lp;
     int err = vmaf_gpu_alloc(l, &q->total, sizeof(uint64_t));
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_total, sizeof(uint64_t));
     if (!err)
-        err = vmaf_gpu_kernel(l, &evc_fatbin_float_psnr,
+        err = vmaf_gpu_kernel(l, &program,
                               g->bpc == 8 ? "fpsnr_units_u8" : "fpsnr_units_u16", &q->k_units);
     return err;
 }
 
 static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    const FloatPsnrCuda *g = fex->twin_priv;
+    const FloatPsnrGpu *g = fex->twin_priv;
     FloatPsnrLane *q = lp;
     VmafGpuLane *l = fr->lane;
-    CUdeviceptr r, d;
+    VmafGpuPtr r, d;
     int err = vmaf_gpu_plane(fr, VMAF_GPU_REF, 0, &r);
     if (!err) err = vmaf_gpu_plane(fr, VMAF_GPU_DIST, 0, &d);
     if (!err) err = vmaf_gpu_memset(l, q->total, sizeof(uint64_t));
     int w = (int)g->w, h = (int)g->h;
-    void *a[] = { &r, &d, &w, &h, &q->total };
+    VmafGpuArg a[] = { VMAF_GPU_ARG(r), VMAF_GPU_ARG(d), VMAF_GPU_ARG(w), VMAF_GPU_ARG(h),
+                       VMAF_GPU_ARG(q->total) };
     if (!err) err = vmaf_gpu_launch(l, q->k_units, g->w, g->h, 1, 256, 1, a);
     if (!err) err = vmaf_gpu_download(l, q->h_total, q->total, sizeof(uint64_t));
     return err;
@@ -76,7 +79,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 
 static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    const FloatPsnrCuda *g = fex->twin_priv;
+    const FloatPsnrGpu *g = fex->twin_priv;
     const FloatPsnrLane *q = lp;
     const uint64_t units = *q->h_total;
     if (units >= FPSNR_EXACT_UNITS)
@@ -86,9 +89,9 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     return vmaf_fex_emit(fex, "float_psnr", score, fr->index);
 }
 
-const VmafFexTwin vmaf_fex_float_psnr_cuda = {
-    .backend = "cuda",
-    .priv_size = sizeof(FloatPsnrCuda),
+const VmafFexTwin vmaf_fex_float_psnr_gpu = {
+    .program = &program,
+    .priv_size = sizeof(FloatPsnrGpu),
     .lane_size = sizeof(FloatPsnrLane),
     .init = twin_init,
     .lane_init = lane_init,

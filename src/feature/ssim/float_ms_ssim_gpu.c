@@ -1,10 +1,10 @@
 /*
- * float_ms_ssim's CUDA twin: host side, in the GPU frame pipeline. Per
- * frame the kernels (float_ms_ssim_cuda.cu) make
+ * float_ms_ssim's GPU twin (CUDA kernels; no OpenCL part yet): host side, in
+ * the GPU frame pipeline. Per frame the kernels (float_ms_ssim_cuda.cu) make
  * the five scales of both pictures and the l, c and s terms of every valid
- * pixel of every scale; those come back and are added here in raster order
- * in fp64, as the CPU's sums are, then reduced to fp32 means (ssim_mean),
- * pooled by ms_ssim_pool() and converted by ssim_to_db(), the CPU's.
+ * pixel of every scale; those come back and are added here in raster order in
+ * fp64, as the CPU's sums are, then reduced to fp32 means (ssim_mean), pooled
+ * by ms_ssim_pool() and converted by ssim_to_db(), the CPU's.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -18,7 +18,8 @@
 #include "ssim_arith.h"
 #include "ssim_host.h"
 
-extern const EvcFatbin evc_fatbin_float_ms_ssim;
+VMAF_GPU_PROGRAM_DECLARE(float_ms_ssim);
+static const VmafGpuProgram program = { "float_ms_ssim", VMAF_GPU_CUDA(float_ms_ssim), NULL };
 
 /* The reference's append order: l of every scale, then c, then s. */
 static const char *const lcs_names[3][MS_SSIM_SCALES] = {
@@ -30,31 +31,31 @@ static const char *const lcs_names[3][MS_SSIM_SCALES] = {
       "float_ms_ssim_s_scale3", "float_ms_ssim_s_scale4" },
 };
 
-typedef struct MsSsimCuda {
+typedef struct MsSsimGpu {
     bool enable_lcs, enable_db;
     double max_db;
     unsigned w, h, bpc;
     int sw[MS_SSIM_SCALES], sh[MS_SSIM_SCALES];
     size_t terms_off[MS_SSIM_SCALES], n_terms;
-} MsSsimCuda;
+} MsSsimGpu;
 
 /** One frame in flight. */
 typedef struct MsSsimLane {
-    CUdeviceptr img[2][MS_SSIM_SCALES]; /**< scales 1-4, compact (sw floats per row) */
-    CUdeviceptr hp;                     /**< the horizontal pass: 5 planes of scale 0's size */
-    CUdeviceptr terms;                  /**< l, c, s of every valid pixel, scale after scale */
+    VmafGpuPtr img[2][MS_SSIM_SCALES]; /**< scales 1-4, compact (sw floats per row) */
+    VmafGpuPtr hp;                     /**< the horizontal pass: 5 planes of scale 0's size */
+    VmafGpuPtr terms;                  /**< l, c, s of every valid pixel, scale after scale */
     double *h_terms;
-    CUfunction k_dec, k_h, k_stat;
+    VmafGpuKernel *k_dec, *k_h, *k_stat;
 } MsSsimLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h)
 {
-    MsSsimCuda *g = fex->twin_priv;
+    MsSsimGpu *g = fex->twin_priv;
     bool clip;
-    int err = evc_opt_bool(fex, "enable_lcs", &g->enable_lcs);
-    if (!err) err = evc_opt_bool(fex, "enable_db", &g->enable_db);
-    if (!err) err = evc_opt_bool(fex, "clip_db", &clip);
+    int err = vmaf_gpu_opt_bool(fex, "enable_lcs", &g->enable_lcs);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "enable_db", &g->enable_db);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "clip_db", &clip);
     if (err) return err;
     g->max_db = ssim_max_db(bpc, w, h, clip);
     g->w = w;
@@ -74,7 +75,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 {
-    const MsSsimCuda *g = fex->twin_priv;
+    const MsSsimGpu *g = fex->twin_priv;
     MsSsimLane *q = lp;
     int err = 0;
     for (int k = 1; k < MS_SSIM_SCALES; k++)
@@ -84,7 +85,7 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_alloc(l, &q->hp, hp);
     if (!err) err = vmaf_gpu_alloc(l, &q->terms, g->n_terms * sizeof(double));
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_terms, g->n_terms * sizeof(double));
-    const EvcFatbin *fb = &evc_fatbin_float_ms_ssim;
+    const VmafGpuProgram *fb = &program;
     if (!err) err = vmaf_gpu_kernel(l, fb, "mss_decimate", &q->k_dec);
     if (!err) err = vmaf_gpu_kernel(l, fb, "mss_hpass", &q->k_h);
     if (!err) err = vmaf_gpu_kernel(l, fb, "mss_stat", &q->k_stat);
@@ -93,30 +94,35 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 
 static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    const MsSsimCuda *g = fex->twin_priv;
+    const MsSsimGpu *g = fex->twin_priv;
     MsSsimLane *q = lp;
     VmafGpuLane *l = fr->lane;
-    CUdeviceptr r0, d0;
+    VmafGpuPtr r0, d0;
     size_t rp, dp;
     int err = vmaf_gpu_plane_float(fr, VMAF_GPU_REF, 0, 0.0f, &r0, &rp);
     if (!err) err = vmaf_gpu_plane_float(fr, VMAF_GPU_DIST, 0, 0.0f, &d0, &dp);
     for (int k = 0; k < MS_SSIM_SCALES && !err; k++) {
-        CUdeviceptr im[2] = { k ? q->img[0][k] : r0, k ? q->img[1][k] : d0 };
+        VmafGpuPtr im[2] = { k ? q->img[0][k] : r0, k ? q->img[1][k] : d0 };
         int pitch = k ? g->sw[k] : (int)rp;
         if (k + 1 < MS_SSIM_SCALES) {
             for (int i = 0; i < 2 && !err; i++) {
                 int w = g->sw[k], h = g->sh[k], op = g->sw[k + 1];
-                void *a[] = { &im[i], &pitch, &w, &h, &q->img[i][k + 1], &op };
+                VmafGpuArg a[] = { VMAF_GPU_ARG(im[i]), VMAF_GPU_ARG(pitch), VMAF_GPU_ARG(w),
+                                   VMAF_GPU_ARG(h), VMAF_GPU_ARG(q->img[i][k + 1]),
+                                   VMAF_GPU_ARG(op) };
                 err = vmaf_gpu_launch(l, q->k_dec, (unsigned)g->sw[k + 1],
                                       (unsigned)g->sh[k + 1], 1, 32, 8, a);
             }
         }
         int w = g->sw[k], h = g->sh[k], wv = w - (SSIM_WIN - 1), hv = h - (SSIM_WIN - 1);
         size_t plane = (size_t)wv * h;
-        void *ha[] = { &im[0], &im[1], &pitch, &w, &h, &q->hp, &wv, &plane };
+        VmafGpuArg ha[] = { VMAF_GPU_ARG(im[0]), VMAF_GPU_ARG(im[1]), VMAF_GPU_ARG(pitch),
+                            VMAF_GPU_ARG(w), VMAF_GPU_ARG(h), VMAF_GPU_ARG(q->hp),
+                            VMAF_GPU_ARG(wv), VMAF_GPU_ARG(plane) };
         if (!err) err = vmaf_gpu_launch(l, q->k_h, (unsigned)wv, (unsigned)h, 1, 32, 8, ha);
-        CUdeviceptr t = q->terms + g->terms_off[k] * sizeof(double);
-        void *sa[] = { &q->hp, &wv, &plane, &wv, &hv, &t };
+        VmafGpuPtr t = vmaf_gpu_at(q->terms, g->terms_off[k] * sizeof(double));
+        VmafGpuArg sa[] = { VMAF_GPU_ARG(q->hp), VMAF_GPU_ARG(wv), VMAF_GPU_ARG(plane),
+                            VMAF_GPU_ARG(wv), VMAF_GPU_ARG(hv), VMAF_GPU_ARG(t) };
         if (!err) err = vmaf_gpu_launch(l, q->k_stat, (unsigned)wv, (unsigned)hv, 1, 32, 8, sa);
     }
     if (!err) err = vmaf_gpu_download(l, q->h_terms, q->terms, g->n_terms * sizeof(double));
@@ -125,7 +131,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 
 static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    const MsSsimCuda *g = fex->twin_priv;
+    const MsSsimGpu *g = fex->twin_priv;
     const MsSsimLane *q = lp;
     /* The CPU's four fp64 sums per scale, over the valid pixels in raster order. */
     float l[MS_SSIM_SCALES], c[MS_SSIM_SCALES], s[MS_SSIM_SCALES];
@@ -160,9 +166,9 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     return err;
 }
 
-const VmafFexTwin vmaf_fex_float_ms_ssim_cuda = {
-    .backend = "cuda",
-    .priv_size = sizeof(MsSsimCuda),
+const VmafFexTwin vmaf_fex_float_ms_ssim_gpu = {
+    .program = &program,
+    .priv_size = sizeof(MsSsimGpu),
     .lane_size = sizeof(MsSsimLane),
     .init = twin_init,
     .lane_init = lane_init,

@@ -1,13 +1,13 @@
 /*
- * Integer motion's CUDA twin: host side, a temporal twin of the GPU frame
- * pipeline. Each frame keeps its luma on its lane; the frame is compared
- * with the luma of the previous submission (two back with the five-frame
- * window), read from that frame's lane (or from the pictures the pipeline
- * uploads at the start of a device's block). The kernels
+ * Integer motion's GPU twin (CUDA and OpenCL kernels): host side, a temporal
+ * twin of the GPU frame pipeline. Each frame keeps its luma on its lane; the
+ * frame is compared with the luma of the previous submission (two back with
+ * the five-frame window), read from that frame's lane (or from the pictures
+ * the pipeline uploads at the start of a device's block). The kernels
  * (integer_motion_cuda.cu) give each row's uint32 SAD, added here in uint64;
  * the frame score is imotion_score() and the end of stream
- * imotion_conclude(), the CPU's. motion_force_zero reads no samples: the
- * twin queues nothing and concludes with the CPU path's constants.
+ * imotion_conclude(), the CPU's. motion_force_zero reads no samples: the twin
+ * queues nothing and concludes with the CPU path's constants.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -21,12 +21,14 @@
 #include "imotion_arith.h"
 #include "imotion_conclude.h"
 
-extern const EvcFatbin evc_fatbin_integer_motion;
+VMAF_GPU_PROGRAM_DECLARE(integer_motion);
+static const VmafGpuProgram program = { "integer_motion", VMAF_GPU_CUDA(integer_motion),
+                                        VMAF_GPU_OPENCL(integer_motion) };
 
 #define NAME_SAD "VMAF_integer_feature_motion_sad_score"
 #define NAME_MOTION "VMAF_integer_feature_motion_score"
 
-typedef struct ImotionCuda {
+typedef struct ImotionGpu {
     bool debug, force_zero;
     ImotionParams p;
     double fps_weight;
@@ -37,34 +39,34 @@ typedef struct ImotionCuda {
     double *score;
     unsigned n_score, cap_score;
     bool score_gap;
-} ImotionCuda;
+} ImotionGpu;
 
 /** One frame in flight. */
 typedef struct ImotionLane {
-    CUdeviceptr keep;       /**< this frame's luma, for the frames after it */
-    CUdeviceptr y, rows;
+    VmafGpuPtr keep;       /**< this frame's luma, for the frames after it */
+    VmafGpuPtr y, rows;
     uint32_t *h_rows;
-    CUfunction k_vert, k_horz;
+    VmafGpuKernel *k_vert, *k_horz;
 } ImotionLane;
 
 static void twin_close(VmafFex *fex)
 {
-    ImotionCuda *g = fex->twin_priv;
+    ImotionGpu *g = fex->twin_priv;
     if (g) free(g->score);
 }
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h)
 {
-    ImotionCuda *g = fex->twin_priv;
-    int err = evc_opt_bool(fex, "debug", &g->debug);
-    if (!err) err = evc_opt_bool(fex, "motion_force_zero", &g->force_zero);
-    if (!err) err = evc_opt_double(fex, "motion_fps_weight", &g->fps_weight);
-    if (!err) err = evc_opt_double(fex, "motion_blend_factor", &g->p.blend_factor);
-    if (!err) err = evc_opt_double(fex, "motion_blend_offset", &g->p.blend_offset);
-    if (!err) err = evc_opt_double(fex, "motion_max_val", &g->p.max_val);
-    if (!err) err = evc_opt_bool(fex, "motion_five_frame_window", &g->p.five_frame_window);
-    if (!err) err = evc_opt_bool(fex, "motion_moving_average", &g->p.moving_average);
+    ImotionGpu *g = fex->twin_priv;
+    int err = vmaf_gpu_opt_bool(fex, "debug", &g->debug);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "motion_force_zero", &g->force_zero);
+    if (!err) err = vmaf_gpu_opt_double(fex, "motion_fps_weight", &g->fps_weight);
+    if (!err) err = vmaf_gpu_opt_double(fex, "motion_blend_factor", &g->p.blend_factor);
+    if (!err) err = vmaf_gpu_opt_double(fex, "motion_blend_offset", &g->p.blend_offset);
+    if (!err) err = vmaf_gpu_opt_double(fex, "motion_max_val", &g->p.max_val);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "motion_five_frame_window", &g->p.five_frame_window);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "motion_moving_average", &g->p.moving_average);
     if (err) return err;
     if (g->force_zero) return 0;    /* no samples read: nothing to queue */
     g->w = w;
@@ -79,7 +81,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 {
-    const ImotionCuda *g = fex->twin_priv;
+    const ImotionGpu *g = fex->twin_priv;
     ImotionLane *q = lp;
     if (g->force_zero) return 0;
     const size_t n = (size_t)g->w * g->h;
@@ -88,30 +90,30 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_alloc(l, &q->rows, (size_t)g->h * sizeof(uint32_t));
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_rows, (size_t)g->h * sizeof(uint32_t));
     if (!err)
-        err = vmaf_gpu_kernel(l, &evc_fatbin_integer_motion,
+        err = vmaf_gpu_kernel(l, &program,
                               g->bpc > 8 ? "imotion_vert_u16" : "imotion_vert_u8", &q->k_vert);
-    if (!err) err = vmaf_gpu_kernel(l, &evc_fatbin_integer_motion, "imotion_horz", &q->k_horz);
+    if (!err) err = vmaf_gpu_kernel(l, &program, "imotion_horz", &q->k_horz);
     return err;
 }
 
 /* As the CPU: frame `index` is compared with the picture of the previous
  * call (two calls back with the five-frame window) from index 1 (2) on. */
-static bool has_sad(const ImotionCuda *g, unsigned index)
+static bool has_sad(const ImotionGpu *g, unsigned index)
 {
     return index >= (g->p.five_frame_window ? 2u : 1u);
 }
 
 static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    const ImotionCuda *g = fex->twin_priv;
+    const ImotionGpu *g = fex->twin_priv;
     ImotionLane *q = lp;
     VmafGpuLane *l = fr->lane;
     if (g->force_zero) return 0;
-    CUdeviceptr cur;
+    VmafGpuPtr cur;
     int err = vmaf_gpu_plane(fr, VMAF_GPU_REF, 0, &cur);
     if (err) return err;
     if (has_sad(g, fr->index)) {
-        CUdeviceptr prev;
+        VmafGpuPtr prev;
         const ImotionLane *pq = vmaf_gpu_prev(fex, fr, g->back);
         if (pq) {
             prev = pq->keep;
@@ -124,9 +126,11 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
         int w = (int)g->w, h = (int)g->h;
         unsigned bpc = g->bpc;
         err = vmaf_gpu_memset(l, q->rows, (size_t)g->h * sizeof(uint32_t));
-        void *va[] = { &prev, &cur, &w, &h, &bpc, &q->y };
+        VmafGpuArg va[] = { VMAF_GPU_ARG(prev), VMAF_GPU_ARG(cur), VMAF_GPU_ARG(w),
+                            VMAF_GPU_ARG(h), VMAF_GPU_ARG(bpc), VMAF_GPU_ARG(q->y) };
         if (!err) err = vmaf_gpu_launch(l, q->k_vert, g->w, g->h, 1, 32, 8, va);
-        void *ha[] = { &q->y, &w, &h, &q->rows };
+        VmafGpuArg ha[] = { VMAF_GPU_ARG(q->y), VMAF_GPU_ARG(w), VMAF_GPU_ARG(h),
+                            VMAF_GPU_ARG(q->rows) };
         if (!err) err = vmaf_gpu_launch(l, q->k_horz, g->w, g->h, 1, 256, 1, ha);
         if (!err) err = vmaf_gpu_download(l, q->h_rows, q->rows, (size_t)g->h * sizeof(uint32_t));
     }
@@ -136,7 +140,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 }
 
 /** Keep frame `index`'s score for the flush while indices run 0, 1, 2, ... */
-static int keep_score(ImotionCuda *g, unsigned index, double score)
+static int keep_score(ImotionGpu *g, unsigned index, double score)
 {
     if (g->score_gap || index != g->n_score) {
         g->score_gap = true;
@@ -155,7 +159,7 @@ static int keep_score(ImotionCuda *g, unsigned index, double score)
 
 static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    ImotionCuda *g = fex->twin_priv;
+    ImotionGpu *g = fex->twin_priv;
     const ImotionLane *q = lp;
     /* The CPU path's constants, in frame order. */
     if (g->force_zero) return fex->desc->extract(fex, fr->pic[0], fr->pic[1], fr->index);
@@ -174,14 +178,14 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 
 static int twin_flush(VmafFex *fex)
 {
-    ImotionCuda *g = fex->twin_priv;
+    ImotionGpu *g = fex->twin_priv;
     if (g->force_zero) return fex->desc->flush ? fex->desc->flush(fex) : 0;
     return imotion_conclude(fex, g->score, g->n_score, &g->p);
 }
 
-const VmafFexTwin vmaf_fex_integer_motion_cuda = {
-    .backend = "cuda",
-    .priv_size = sizeof(ImotionCuda),
+const VmafFexTwin vmaf_fex_integer_motion_gpu = {
+    .program = &program,
+    .priv_size = sizeof(ImotionGpu),
     .lane_size = sizeof(ImotionLane),
     .init = twin_init,
     .lane_init = lane_init,

@@ -1,12 +1,12 @@
 /*
- * Integer ADM's CUDA twin: host side, in the GPU frame pipeline. The twin
- * derives the CPU path's geometry and constants
- * with iadm_geometry() and iadm_params(). Per frame and scale the kernels
- * (integer_adm_cuda.cu) give the integer row sums of the denominator and of
- * the masked restored (DLM) and additive (AIM) parts; here each row is
+ * Integer ADM's GPU twin (CUDA kernels; no OpenCL part yet): host side, in
+ * the GPU frame pipeline. The twin derives the CPU path's geometry and
+ * constants with iadm_geometry() and iadm_params(). Per frame and scale the
+ * kernels (integer_adm_cuda.cu) give the integer row sums of the denominator
+ * and of the masked restored (DLM) and additive (AIM) parts; here each row is
  * rounded by the scale's row shift and added in the CPU's types
- * (iadm_row_u64, iadm_row_i64, iadm_acc_add), and iadm_conclude(), the
- * CPU's, gives the outputs.
+ * (iadm_row_u64, iadm_row_i64, iadm_acc_add), and iadm_conclude(), the CPU's,
+ * gives the outputs.
  *
  * Instances that differ only in adm_enhn_gain_limit (VMAF and VMAF NEG)
  * share one pass, as on the CPU: the leader runs the DWT and the
@@ -30,13 +30,16 @@
 #include "iadm_cpu.h"
 #include "iadm_host.h"
 
-extern const EvcFatbin evc_fatbin_integer_adm;
+VMAF_GPU_PROGRAM_DECLARE(integer_adm);
+static const VmafGpuProgram program = { "integer_adm", VMAF_GPU_CUDA(integer_adm), NULL };
 
-/* Same layouts as integer_adm_cuda.cu's kernel arguments. */
+/* Same layouts as integer_adm_cuda.cu's kernel arguments: the planes'
+ * device addresses in one struct (so the twin has no OpenCL part yet:
+ * OpenCL passes no addresses). */
 typedef struct IadmPlanes {
-    CUdeviceptr ref_b[3], dis_b[3];
-    CUdeviceptr rst[3], add[3];
-    CUdeviceptr fa, ga, fr, gr;
+    uint64_t ref_b[3], dis_b[3];
+    uint64_t rst[3], add[3];
+    uint64_t fa, ga, fr, gr;
 } IadmPlanes;
 
 typedef struct IadmScaleArgs {
@@ -60,7 +63,7 @@ typedef struct IadmScaleArgs {
 /* Row sums per row: den h, v, d; num h, v, d; aim h, v, d. */
 #define IADM_ROW_SUMS 9
 
-typedef struct IadmCuda {
+typedef struct IadmGpu {
     bool debug;
     unsigned w, h, bpc;
     IadmParams p;
@@ -72,36 +75,36 @@ typedef struct IadmCuda {
     int n_egl;
     /* A leader's row layout, fixed in lane_init once every follower joined. */
     size_t den_off[IADM_NUM_SCALES], cm_off[IADM_NUM_SCALES][IADM_MAX_GAIN_LIMITS], n_rows;
-} IadmCuda;
+} IadmGpu;
 
 /** One frame in flight. */
 typedef struct IadmLane {
-    CUdeviceptr a[IADM_NUM_SCALES][2];  /**< band a of each scale, ref and dis */
-    CUdeviceptr idx[IADM_NUM_SCALES];
-    CUdeviceptr div_lookup, emu_ref, emu_dis;
-    CUdeviceptr rows;   /**< by scale: den rows (3 each), then cm rows (6 each) per limit */
+    VmafGpuPtr a[IADM_NUM_SCALES][2];  /**< band a of each scale, ref and dis */
+    VmafGpuPtr idx[IADM_NUM_SCALES];
+    VmafGpuPtr div_lookup, emu_ref, emu_dis;
+    VmafGpuPtr rows;   /**< by scale: den rows (3 each), then cm rows (6 each) per limit */
     uint64_t *h_rows;
     IadmPlanes pl;
-    CUfunction k_dwt0, k_dwt, k_den, k_dec, k_emu, k_cm;
+    VmafGpuKernel *k_dwt0, *k_dwt, *k_den, *k_dec, *k_emu, *k_cm;
 } IadmLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h)
 {
-    IadmCuda *g = fex->twin_priv;
+    IadmGpu *g = fex->twin_priv;
     IadmOptions o;
-    int err = evc_opt_bool(fex, "debug", &g->debug);
-    if (!err) err = evc_opt_double(fex, "adm_enhn_gain_limit", &o.enhn_gain_limit);
-    if (!err) err = evc_opt_double(fex, "adm_norm_view_dist", &o.norm_view_dist);
-    if (!err) err = evc_opt_int(fex, "adm_ref_display_height", &o.ref_display_height);
-    if (!err) err = evc_opt_int(fex, "adm_csf_mode", &o.csf_mode);
-    if (!err) err = evc_opt_double(fex, "adm_csf_scale", &o.csf_scale);
-    if (!err) err = evc_opt_double(fex, "adm_csf_diag_scale", &o.csf_diag_scale);
-    if (!err) err = evc_opt_double(fex, "adm_noise_weight", &o.noise_weight);
-    if (!err) err = evc_opt_double(fex, "adm_dlm_weight", &o.dlm_weight);
-    if (!err) err = evc_opt_double(fex, "adm_min_val", &o.min_val);
-    if (!err) err = evc_opt_bool(fex, "adm_skip_aim", &o.skip_aim);
-    if (!err) err = evc_opt_bool(fex, "adm_skip_scale0", &o.skip_scale0);
+    int err = vmaf_gpu_opt_bool(fex, "debug", &g->debug);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_enhn_gain_limit", &o.enhn_gain_limit);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_norm_view_dist", &o.norm_view_dist);
+    if (!err) err = vmaf_gpu_opt_int(fex, "adm_ref_display_height", &o.ref_display_height);
+    if (!err) err = vmaf_gpu_opt_int(fex, "adm_csf_mode", &o.csf_mode);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_csf_scale", &o.csf_scale);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_csf_diag_scale", &o.csf_diag_scale);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_noise_weight", &o.noise_weight);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_dlm_weight", &o.dlm_weight);
+    if (!err) err = vmaf_gpu_opt_double(fex, "adm_min_val", &o.min_val);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "adm_skip_aim", &o.skip_aim);
+    if (!err) err = vmaf_gpu_opt_bool(fex, "adm_skip_scale0", &o.skip_scale0);
     if (err) return err;
     iadm_params(&o, &g->p);
     err = iadm_geometry((int)w, (int)h, g->geom);
@@ -125,7 +128,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                  o.skip_scale0);
         VmafFex *leader = vmaf_gpu_share(gpu, key);
         if (leader) {
-            IadmCuda *lg = leader->twin_priv;
+            IadmGpu *lg = leader->twin_priv;
             int e = 0;
             while (e < lg->n_egl && lg->egl[e] != o.enhn_gain_limit) e++;
             if (e == IADM_MAX_GAIN_LIMITS) return VMAF_FEX_TWIN_DECLINED;
@@ -140,7 +143,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 }
 
 /** A leader's row layout for its n_egl limits (known once lanes are made). */
-static void row_layout(IadmCuda *g)
+static void row_layout(IadmGpu *g)
 {
     size_t n_rows = 0;
     for (int s = 0; s < IADM_NUM_SCALES; s++) {
@@ -156,20 +159,23 @@ static void row_layout(IadmCuda *g)
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 {
-    IadmCuda *g = fex->twin_priv;
+    IadmGpu *g = fex->twin_priv;
     IadmLane *q = lp;
     if (g->leader) return 0;
     row_layout(g);
     const size_t n0 = (size_t)g->geom[0].w * g->geom[0].h;
-    CUdeviceptr *plane[IADM_N_PLANES] = {
+    uint64_t *plane[IADM_N_PLANES] = {
         &q->pl.ref_b[0], &q->pl.ref_b[1], &q->pl.ref_b[2], &q->pl.dis_b[0], &q->pl.dis_b[1],
         &q->pl.dis_b[2], &q->pl.rst[0], &q->pl.rst[1], &q->pl.rst[2], &q->pl.add[0],
         &q->pl.add[1], &q->pl.add[2], &q->pl.fa, &q->pl.ga, &q->pl.fr, &q->pl.gr };
     int err = 0;
     for (int k = 0; k < IADM_N_PLANES && !err; k++) {
+        VmafGpuPtr b;
         /* Zeroed once: the CPU's row buffers read 0 where nothing was written. */
-        err = vmaf_gpu_alloc(l, plane[k], n0 * sizeof(int32_t));
-        if (!err) err = vmaf_gpu_memset(l, *plane[k], n0 * sizeof(int32_t));
+        err = vmaf_gpu_alloc(l, &b, n0 * sizeof(int32_t));
+        if (!err) err = vmaf_gpu_memset(l, b, n0 * sizeof(int32_t));
+        *plane[k] = vmaf_gpu_address(l, b);
+        if (!err && !*plane[k]) err = -ENOSYS;
     }
     int32_t *div = malloc(IADM_DIV_TABLE_SIZE * sizeof(int32_t));
     if (!div && !err) err = -ENOMEM;
@@ -200,7 +206,7 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_memset(l, q->emu_dis, emu_bytes);
     if (!err) err = vmaf_gpu_alloc(l, &q->rows, g->n_rows * sizeof(uint64_t));
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_rows, g->n_rows * sizeof(uint64_t));
-    const EvcFatbin *fb = &evc_fatbin_integer_adm;
+    const VmafGpuProgram *fb = &program;
     if (!err)
         err = vmaf_gpu_kernel(l, fb, g->bpc > 8 ? "iadm_dwt0_u16" : "iadm_dwt0_u8", &q->k_dwt0);
     if (!err) err = vmaf_gpu_kernel(l, fb, "iadm_dwt", &q->k_dwt);
@@ -211,7 +217,7 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     return err;
 }
 
-static void scale_args(const IadmCuda *g, int s, int e, IadmScaleArgs *a)
+static void scale_args(const IadmGpu *g, int s, int e, IadmScaleArgs *a)
 {
     const IadmScaleGeom *q = &g->geom[s];
     memset(a, 0, sizeof(*a));
@@ -243,10 +249,10 @@ static void scale_args(const IadmCuda *g, int s, int e, IadmScaleArgs *a)
 
 static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    const IadmCuda *g = fex->twin_priv;
+    const IadmGpu *g = fex->twin_priv;
     IadmLane *q = lp;
     VmafGpuLane *l = fr->lane;
-    CUdeviceptr ref, dis;
+    VmafGpuPtr ref, dis;
     int err = vmaf_gpu_plane(fr, VMAF_GPU_REF, 0, &ref);
     if (!err) err = vmaf_gpu_plane(fr, VMAF_GPU_DIST, 0, &dis);
     if (!err) err = vmaf_gpu_memset(l, q->rows, g->n_rows * sizeof(uint64_t));
@@ -257,35 +263,42 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
         int w = qg->w, h = qg->h, n = qg->in_w, in_h = qg->in_h;
         if (s == 0) {
             int shift = g->bpc == 8 ? 8 : (int)g->bpc;
-            void *da[] = { &ref, &dis, &n, &in_h, &q->idx[0], &shift, &w, &h,
-                           &q->a[0][0], &q->a[0][1], &q->pl };
+            VmafGpuArg da[] = { VMAF_GPU_ARG(ref), VMAF_GPU_ARG(dis), VMAF_GPU_ARG(n),
+                                VMAF_GPU_ARG(in_h), VMAF_GPU_ARG(q->idx[0]), VMAF_GPU_ARG(shift),
+                                VMAF_GPU_ARG(w), VMAF_GPU_ARG(h), VMAF_GPU_ARG(q->a[0][0]),
+                                VMAF_GPU_ARG(q->a[0][1]), VMAF_GPU_ARG(q->pl) };
             err = vmaf_gpu_launch(l, q->k_dwt0, (unsigned)w, (unsigned)h, 1, 32, 8, da);
             if (err || g->p.skip_scale0) continue;
         } else {
-            void *da[] = { &q->a[s - 1][0], &q->a[s - 1][1], &q->emu_ref, &q->emu_dis,
-                           &n, &q->idx[s], &s, &w, &h, &q->a[s][0], &q->a[s][1], &q->pl };
+            VmafGpuArg da[] = { VMAF_GPU_ARG(q->a[s - 1][0]), VMAF_GPU_ARG(q->a[s - 1][1]),
+                                VMAF_GPU_ARG(q->emu_ref), VMAF_GPU_ARG(q->emu_dis),
+                                VMAF_GPU_ARG(n), VMAF_GPU_ARG(q->idx[s]), VMAF_GPU_ARG(s),
+                                VMAF_GPU_ARG(w), VMAF_GPU_ARG(h), VMAF_GPU_ARG(q->a[s][0]),
+                                VMAF_GPU_ARG(q->a[s][1]), VMAF_GPU_ARG(q->pl) };
             err = vmaf_gpu_launch(l, q->k_dwt, (unsigned)w, (unsigned)h, 1, 32, 8, da);
         }
-        CUdeviceptr den = q->rows + g->den_off[s] * sizeof(uint64_t);
+        VmafGpuPtr den = vmaf_gpu_at(q->rows, g->den_off[s] * sizeof(uint64_t));
         const unsigned cm_w = (unsigned)(qg->cm.right - qg->cm.left);
         const unsigned cm_h = (unsigned)(qg->cm.bottom - qg->cm.top);
         const unsigned ext_w = (unsigned)(qg->ext.right - qg->ext.left);
         const unsigned ext_h = (unsigned)(qg->ext.bottom - qg->ext.top);
-        void *na[] = { &q->pl, &a, &den };
+        VmafGpuArg na[] = { VMAF_GPU_ARG(q->pl), VMAF_GPU_ARG(a), VMAF_GPU_ARG(den) };
         if (!err && cm_w && cm_h) err = vmaf_gpu_launch(l, q->k_den, cm_w, cm_h, 1, 256, 1, na);
         /* Per gain limit, in order on the stream: the restored and additive
          * planes are rewritten by each limit's decoupling. */
         for (int e = 0; e < g->n_egl && !err; e++) {
             scale_args(g, s, e, &a);
-            CUdeviceptr cm = q->rows + g->cm_off[s][e] * sizeof(uint64_t);
-            void *ca[] = { &q->pl, &a, &q->div_lookup };
+            VmafGpuPtr cm = vmaf_gpu_at(q->rows, g->cm_off[s][e] * sizeof(uint64_t));
+            VmafGpuArg ca[] = { VMAF_GPU_ARG(q->pl), VMAF_GPU_ARG(a),
+                                VMAF_GPU_ARG(q->div_lookup) };
             if (ext_w && ext_h) err = vmaf_gpu_launch(l, q->k_dec, ext_w, ext_h, 1, 32, 8, ca);
             if (!err && s == 0 && g->emu) {     /* never shared (twin_init) */
                 int n3 = g->geom[3].in_w;
-                void *ea[] = { &q->pl, &a, &n3, &q->emu_ref };
+                VmafGpuArg ea[] = { VMAF_GPU_ARG(q->pl), VMAF_GPU_ARG(a), VMAF_GPU_ARG(n3),
+                                    VMAF_GPU_ARG(q->emu_ref) };
                 err = vmaf_gpu_launch(l, q->k_emu, (unsigned)n3, 1, 1, 32, 1, ea);
             }
-            void *ma[] = { &q->pl, &a, &cm };
+            VmafGpuArg ma[] = { VMAF_GPU_ARG(q->pl), VMAF_GPU_ARG(a), VMAF_GPU_ARG(cm) };
             if (!err && cm_w && cm_h)
                 err = vmaf_gpu_launch(l, q->k_cm, cm_w, cm_h, 1, 256, 1, ma);
         }
@@ -298,7 +311,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
  * The accumulators of gain limit e from leader g's row sums, in the CPU's
  * types and row shifts.
  */
-static void accumulate(const IadmCuda *g, const IadmLane *lq, int e,
+static void accumulate(const IadmGpu *g, const IadmLane *lq, int e,
                        IadmAccum acc[IADM_NUM_SCALES])
 {
     memset(acc, 0, IADM_NUM_SCALES * sizeof(*acc));
@@ -321,8 +334,8 @@ static void accumulate(const IadmCuda *g, const IadmLane *lq, int e,
 
 static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    const IadmCuda *g = fex->twin_priv;
-    const IadmCuda *lg = g->leader ? g->leader->twin_priv : g;
+    const IadmGpu *g = fex->twin_priv;
+    const IadmGpu *lg = g->leader ? g->leader->twin_priv : g;
     const IadmLane *q = g->leader ? vmaf_gpu_state_of(g->leader, fr) : lp;
     if (!q) return -EINVAL;
     IadmAccum acc[IADM_NUM_SCALES];
@@ -332,9 +345,9 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     return iadm_emit(fex, &sc, g->debug, fr->index);
 }
 
-const VmafFexTwin vmaf_fex_integer_adm_cuda = {
-    .backend = "cuda",
-    .priv_size = sizeof(IadmCuda),
+const VmafFexTwin vmaf_fex_integer_adm_gpu = {
+    .program = &program,
+    .priv_size = sizeof(IadmGpu),
     .lane_size = sizeof(IadmLane),
     .init = twin_init,
     .lane_init = lane_init,

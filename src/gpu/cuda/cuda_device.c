@@ -1,0 +1,279 @@
+/*
+ * The CUDA backend of the device layer (gpu/device.h): its operations on a
+ * VmafCudaState (a device's primary context and loaded modules). Queues are
+ * non-blocking streams; events are CUDA events (with blocking sync, so the
+ * completion thread sleeps rather than spins); device memory is a
+ * CUdeviceptr with the offset added when it becomes a kernel argument.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "log.h"
+#include "gpu/device.h"
+#include "cuda_backend.h"
+#include "cuda_common.h"
+
+typedef struct CudaDev {
+    VmafGpuDev base;
+    VmafCudaState *st;
+} CudaDev;
+
+/* Queues and events are the driver's streams and events, cast. */
+static VmafCudaState *st_of(const VmafGpuDev *d)
+{
+    return ((const CudaDev *)d)->st;
+}
+
+static CUstream stream_of(VmafGpuQueue *q)
+{
+    return (CUstream)q;
+}
+
+static CUevent event_of(VmafGpuEvent *e)
+{
+    return (CUevent)e;
+}
+
+static void dev_close(VmafGpuDev *d)
+{
+    if (!d) return;
+    evc_state_close(st_of(d));
+    free(d);
+}
+
+static const char *dev_name(const VmafGpuDev *d)
+{
+    return evc_state_device_name(st_of(d));
+}
+
+static int dev_mem_info(VmafGpuDev *d, size_t *free_b, size_t *total_b)
+{
+    return EVC_CHECK(evc_driver()->cuMemGetInfo(free_b, total_b));
+}
+
+static int dev_enter(VmafGpuDev *d)
+{
+    return evc_push(st_of(d));
+}
+
+static void dev_leave(VmafGpuDev *d)
+{
+    evc_pop(st_of(d));
+}
+
+static int dev_alloc(VmafGpuDev *d, VmafGpuPtr *p, size_t bytes)
+{
+    CUdeviceptr a = 0;
+    const int err = evc_alloc(st_of(d), &a, bytes);
+    *p = (VmafGpuPtr){ a, 0 };
+    return err;
+}
+
+static void dev_free(VmafGpuDev *d, VmafGpuPtr *p, size_t bytes)
+{
+    CUdeviceptr a = p->mem;
+    evc_free(st_of(d), &a, bytes);
+    *p = (VmafGpuPtr){ 0, 0 };
+}
+
+static int dev_host_alloc(VmafGpuDev *d, void **p, size_t bytes)
+{
+    return evc_host_alloc(st_of(d), p, bytes);
+}
+
+static void dev_host_free(VmafGpuDev *d, void **p, size_t bytes)
+{
+    (void)bytes;
+    evc_host_free(st_of(d), p);
+}
+
+static int queue_create(VmafGpuDev *d, VmafGpuQueue **q)
+{
+    CUstream s = NULL;
+    const int err = EVC_CHECK(evc_driver()->cuStreamCreate(&s, EVC_CU_STREAM_NON_BLOCKING));
+    *q = (VmafGpuQueue *)s;
+    return err;
+}
+
+static void queue_destroy(VmafGpuDev *d, VmafGpuQueue *q)
+{
+    if (q) EVC_CHECK(evc_driver()->cuStreamDestroy(stream_of(q)));
+}
+
+static int queue_sync(VmafGpuQueue *q)
+{
+    return EVC_CHECK(evc_driver()->cuStreamSynchronize(stream_of(q)));
+}
+
+static int event_create(VmafGpuDev *d, VmafGpuEvent **e, bool timing)
+{
+    CUevent ev = NULL;
+    const unsigned flags = timing ? EVC_CU_EVENT_DEFAULT
+                                  : EVC_CU_EVENT_BLOCKING_SYNC | EVC_CU_EVENT_DISABLE_TIMING;
+    const int err = EVC_CHECK(evc_driver()->cuEventCreate(&ev, flags));
+    *e = (VmafGpuEvent *)ev;
+    return err;
+}
+
+static void event_destroy(VmafGpuDev *d, VmafGpuEvent *e)
+{
+    if (e) EVC_CHECK(evc_driver()->cuEventDestroy(event_of(e)));
+}
+
+static int record(VmafGpuQueue *q, VmafGpuEvent *e)
+{
+    return EVC_CHECK(evc_driver()->cuEventRecord(event_of(e), stream_of(q)));
+}
+
+static int wait(VmafGpuQueue *q, VmafGpuEvent *e)
+{
+    return EVC_CHECK(evc_driver()->cuStreamWaitEvent(stream_of(q), event_of(e), 0));
+}
+
+static int sync(VmafGpuEvent *e)
+{
+    return EVC_CHECK(evc_driver()->cuEventSynchronize(event_of(e)));
+}
+
+static double elapsed_ms(VmafGpuEvent *a, VmafGpuEvent *b)
+{
+    float ms = 0.0f;
+    const EvcDriver *drv = evc_driver();
+    if (!drv->cuEventElapsedTime || drv->cuEventElapsedTime(&ms, event_of(a), event_of(b)))
+        return -1.0;
+    return ms;
+}
+
+static int kernel(VmafGpuDev *d, const VmafGpuProgram *prog, const char *name,
+                  VmafGpuKernel **k)
+{
+    if (!prog || !prog->cuda) return -ENOSYS;
+    CUfunction fn = NULL;
+    const int err = evc_function(st_of(d), prog->cuda, name, &fn);
+    *k = (VmafGpuKernel *)fn;
+    return err;
+}
+
+#define MAX_ARGS 48
+
+static int launch(VmafGpuQueue *q, VmafGpuKernel *k, unsigned gx, unsigned gy, unsigned gz,
+                  unsigned bx, unsigned by, const VmafGpuArg *args, unsigned n_args)
+{
+    if (n_args > MAX_ARGS) return -EINVAL;
+    CUdeviceptr addr[MAX_ARGS];
+    void *p[MAX_ARGS];
+    for (unsigned i = 0; i < n_args; i++) {
+        if (args[i].ptr) {
+            const VmafGpuPtr *b = args[i].p;
+            addr[i] = b->mem + b->off;
+            p[i] = &addr[i];
+        } else {
+            p[i] = (void *)args[i].p;
+        }
+    }
+    return EVC_CHECK(evc_driver()->cuLaunchKernel((CUfunction)k, gx, gy, gz, bx, by, 1, 0,
+                                                  stream_of(q), p, NULL));
+}
+
+static int memset0(VmafGpuQueue *q, VmafGpuPtr p, size_t bytes)
+{
+    return EVC_CHECK(evc_driver()->cuMemsetD8Async(p.mem + p.off, 0, bytes, stream_of(q)));
+}
+
+static int copy(VmafGpuQueue *q, VmafGpuPtr dst, VmafGpuPtr src, size_t bytes)
+{
+    return EVC_CHECK(evc_driver()->cuMemcpyDtoDAsync(dst.mem + dst.off, src.mem + src.off,
+                                                     bytes, stream_of(q)));
+}
+
+static int upload(VmafGpuQueue *q, VmafGpuPtr dst, const void *src, size_t bytes)
+{
+    return EVC_CHECK(evc_driver()->cuMemcpyHtoDAsync(dst.mem + dst.off, src, bytes,
+                                                     stream_of(q)));
+}
+
+static int upload_2d(VmafGpuQueue *q, VmafGpuPtr dst, const void *src, size_t spitch,
+                     size_t w, size_t h)
+{
+    EvcMemcpy2D c = { 0 };
+    c.srcMemoryType = EVC_CU_MEMORYTYPE_HOST;
+    c.srcHost = src;
+    c.srcPitch = spitch;
+    c.dstMemoryType = EVC_CU_MEMORYTYPE_DEVICE;
+    c.dstDevice = dst.mem + dst.off;
+    c.dstPitch = w;
+    c.WidthInBytes = w;
+    c.Height = h;
+    return EVC_CHECK(evc_driver()->cuMemcpy2DAsync(&c, stream_of(q)));
+}
+
+static int download(VmafGpuQueue *q, void *dst, VmafGpuPtr src, size_t bytes)
+{
+    return EVC_CHECK(evc_driver()->cuMemcpyDtoHAsync(dst, src.mem + src.off, bytes,
+                                                     stream_of(q)));
+}
+
+static int host_register(VmafGpuDev *d, void *p, size_t bytes)
+{
+    return evc_host_register(st_of(d), p, bytes);
+}
+
+static void host_unregister(VmafGpuDev *d, void *p)
+{
+    evc_host_unregister(st_of(d), p);
+}
+
+static const VmafGpuOps cuda_ops = {
+    .api = VMAF_GPU_API_CUDA,
+    .name = "cuda",
+    .close = dev_close,
+    .device_name = dev_name,
+    .mem_info = dev_mem_info,
+    .enter = dev_enter,
+    .leave = dev_leave,
+    .alloc = dev_alloc,
+    .free = dev_free,
+    .host_alloc = dev_host_alloc,
+    .host_free = dev_host_free,
+    .queue_create = queue_create,
+    .queue_destroy = queue_destroy,
+    .queue_sync = queue_sync,
+    .event_create = event_create,
+    .event_destroy = event_destroy,
+    .record = record,
+    .wait = wait,
+    .sync = sync,
+    .elapsed_ms = elapsed_ms,
+    .kernel = kernel,
+    .launch = launch,
+    .memset0 = memset0,
+    .copy = copy,
+    .upload = upload,
+    .upload_2d = upload_2d,
+    .download = download,
+    .host_register = host_register,
+    .host_unregister = host_unregister,
+};
+
+int evc_device_wrap(VmafGpuDev **out, VmafCudaState *st)
+{
+    *out = NULL;
+    CudaDev *d = calloc(1, sizeof(*d));
+    if (!d) {
+        evc_state_close(st);
+        return -ENOMEM;
+    }
+    d->base.ops = &cuda_ops;
+    d->st = st;
+    *out = &d->base;
+    return 0;
+}
+
+int evc_device_open(VmafGpuDev **out, int gpu_index, char *why, size_t why_len)
+{
+    VmafCudaState *st = NULL;
+    *out = NULL;
+    const int err = evc_state_open(&st, gpu_index, why, why_len);
+    if (err) return err;
+    return evc_device_wrap(out, st);
+}

@@ -1,0 +1,136 @@
+/*
+ * The GPU device layer: what the frame pipeline (pipeline.h) and the twins
+ * need from a GPU API, behind one table of operations per backend (CUDA in
+ * gpu/cuda/cuda_device.c, OpenCL in gpu/opencl/opencl_device.c). Nothing
+ * above this layer names a CUDA or OpenCL type, so a twin's host code and
+ * the pipeline serve every backend; a twin brings one kernel source per
+ * backend (a CUDA fatbin, an OpenCL C text) with the same kernel names and
+ * the same arguments.
+ *
+ * Device memory is a VmafGpuPtr: an allocation and a byte offset into it
+ * (OpenCL has no device addresses, CUDA does). A kernel argument made from
+ * one (VMAF_GPU_ARG) becomes the address base + off in CUDA, and two
+ * arguments, the buffer and its byte offset as a ulong, in OpenCL (the
+ * kernels' EV_BUF / EV_AT macros, gpu/opencl/ev_opencl.h).
+ *
+ * Queues run their work in order; events order one queue after another's
+ * work and let the host wait. Every operation is checked: it returns 0 or a
+ * negative errno, having logged the API call and the API's error name.
+ */
+#ifndef EXACTVMAF_GPU_DEVICE_H
+#define EXACTVMAF_GPU_DEVICE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct VmafGpuDev VmafGpuDev;
+typedef struct VmafGpuQueue VmafGpuQueue;
+typedef struct VmafGpuEvent VmafGpuEvent;
+typedef struct VmafGpuKernel VmafGpuKernel;
+
+/** Device memory: an allocation (CUdeviceptr or cl_mem) and a byte offset into it. */
+typedef struct VmafGpuPtr {
+    uint64_t mem;
+    size_t off;
+} VmafGpuPtr;
+
+/** p advanced by `bytes`. */
+static inline VmafGpuPtr vmaf_gpu_at(VmafGpuPtr p, size_t bytes)
+{
+    p.off += bytes;
+    return p;
+}
+
+/** One kernel argument: a value of `size` bytes at p, or (ptr) a VmafGpuPtr at p. */
+typedef struct VmafGpuArg {
+    const void *p;
+    size_t size;
+    bool ptr;
+} VmafGpuArg;
+
+static inline VmafGpuArg vmaf_gpu_arg_ptr_(const VmafGpuPtr *p, size_t size)
+{
+    return (VmafGpuArg){ p, size, true };
+}
+
+static inline VmafGpuArg vmaf_gpu_arg_val_(const void *p, size_t size)
+{
+    return (VmafGpuArg){ p, size, false };
+}
+
+/** The argument for lvalue x: device memory when x is a VmafGpuPtr, else x's bytes. */
+#define VMAF_GPU_ARG(x)                                                                  \
+    _Generic((x), VmafGpuPtr: vmaf_gpu_arg_ptr_, const VmafGpuPtr: vmaf_gpu_arg_ptr_,    \
+             default: vmaf_gpu_arg_val_)(&(x), sizeof(x))
+
+/** A twin's kernels for every backend; a NULL member: the twin has none there. */
+typedef struct VmafGpuProgram {
+    const char *name;                   /**< for messages: the twin's room */
+    const struct EvcFatbin *cuda;       /**< sm_80/90/100/120 code + PTX */
+    const char *opencl;                 /**< OpenCL C, every include inlined */
+} VmafGpuProgram;
+
+/** Which backend a device belongs to. */
+typedef enum VmafGpuApi { VMAF_GPU_API_CUDA, VMAF_GPU_API_OPENCL } VmafGpuApi;
+
+typedef struct VmafGpuOps {
+    VmafGpuApi api;
+    const char *name;                   /**< "cuda", "opencl": the outputs' backend */
+    void (*close)(VmafGpuDev *d);
+    /** "NVIDIA H200 (sm_90)" style, for messages. */
+    const char *(*device_name)(const VmafGpuDev *d);
+    int (*mem_info)(VmafGpuDev *d, size_t *free_bytes, size_t *total_bytes);
+    /** Make the device current on the calling thread (CUDA's context); may be a no-op. */
+    int (*enter)(VmafGpuDev *d);
+    void (*leave)(VmafGpuDev *d);
+
+    int (*alloc)(VmafGpuDev *d, VmafGpuPtr *p, size_t bytes);
+    void (*free)(VmafGpuDev *d, VmafGpuPtr *p, size_t bytes);
+    /** Page-locked host memory (for readbacks). */
+    int (*host_alloc)(VmafGpuDev *d, void **p, size_t bytes);
+    void (*host_free)(VmafGpuDev *d, void **p, size_t bytes);
+
+    int (*queue_create)(VmafGpuDev *d, VmafGpuQueue **q);
+    void (*queue_destroy)(VmafGpuDev *d, VmafGpuQueue *q);
+    int (*queue_sync)(VmafGpuQueue *q);
+    /** `timing`: elapsed_ms may be asked between two such events. */
+    int (*event_create)(VmafGpuDev *d, VmafGpuEvent **e, bool timing);
+    void (*event_destroy)(VmafGpuDev *d, VmafGpuEvent *e);
+    /** e marks the end of everything queued on q so far (replacing what it marked). */
+    int (*record)(VmafGpuQueue *q, VmafGpuEvent *e);
+    /** Work queued on q from now on waits for e. */
+    int (*wait)(VmafGpuQueue *q, VmafGpuEvent *e);
+    /** The host waits for e. */
+    int (*sync)(VmafGpuEvent *e);
+    /** Milliseconds between two recorded timing events; -1 when unknown. */
+    double (*elapsed_ms)(VmafGpuEvent *a, VmafGpuEvent *b);
+
+    /** Kernel `name` of the backend's part of `prog` (built once per device). */
+    int (*kernel)(VmafGpuDev *d, const VmafGpuProgram *prog, const char *name,
+                  VmafGpuKernel **k);
+    /** A grid of gx x gy x gz blocks of bx x by threads. */
+    int (*launch)(VmafGpuQueue *q, VmafGpuKernel *k, unsigned gx, unsigned gy, unsigned gz,
+                  unsigned bx, unsigned by, const VmafGpuArg *args, unsigned n_args);
+    int (*memset0)(VmafGpuQueue *q, VmafGpuPtr p, size_t bytes);
+    int (*copy)(VmafGpuQueue *q, VmafGpuPtr dst, VmafGpuPtr src, size_t bytes);
+    /** Host to device: src stays valid and unchanged until the queue passes the copy. */
+    int (*upload)(VmafGpuQueue *q, VmafGpuPtr dst, const void *src, size_t bytes);
+    /** Rows: h rows of w bytes, src rows spitch apart, packed on the device. */
+    int (*upload_2d)(VmafGpuQueue *q, VmafGpuPtr dst, const void *src, size_t spitch,
+                     size_t w, size_t h);
+    int (*download)(VmafGpuQueue *q, void *dst, VmafGpuPtr src, size_t bytes);
+    /**
+     * Page-lock host memory the caller owns for faster uploads (a picture
+     * pool); 0 and nothing done where the backend has no such thing.
+     */
+    int (*host_register)(VmafGpuDev *d, void *p, size_t bytes);
+    void (*host_unregister)(VmafGpuDev *d, void *p);
+} VmafGpuOps;
+
+/** Every backend's device struct starts with its table. */
+struct VmafGpuDev {
+    const VmafGpuOps *ops;
+};
+
+#endif

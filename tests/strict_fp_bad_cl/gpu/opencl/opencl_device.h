@@ -1,0 +1,1 @@
+#define EVL_BUILD_OPTIONS_COMMON "-cl-std=CL1.2"
