@@ -26,10 +26,12 @@
 #define EV_FN static inline
 #endif
 
+#ifndef EV_F64
 #if defined(__OPENCL_C_VERSION__)
 #define EV_F64 EV_FP64
 #else
 #define EV_F64 1
+#endif
 #endif
 
 #if defined(__OPENCL_C_VERSION__)
@@ -63,8 +65,46 @@
 #define DDIV(a, b) ((double)(a) / (double)(b))
 #endif
 
-#if defined(__OPENCL_C_VERSION__)
+#if defined(__OPENCL_C_VERSION__) || !EV_F64
 #include "fp_exact.h"
+#endif
+
+/*
+ * binary64 in formulas that must also run where there is no fp64: an
+ * arithmetic header writes such a formula once with ev_d values and the D_*
+ * operations (one IEEE binary64 operation each, round to nearest even).
+ * Where EV_F64, ev_d is double and D_* are DMUL and friends, so the host and
+ * CUDA compile exactly what they compiled before; elsewhere ev_d is the bits
+ * of the same double (fp_exact.h's ev_f64) and D_* are its integer routines,
+ * which give the same bits. D_K(bits, literal) is a double constant: the
+ * literal where there are doubles, its bits where not (tests compare the
+ * two). A host test may define EV_F64 0 before including fp.h to compile a
+ * header's fp64-free form beside its native one.
+ */
+#if EV_F64
+typedef double ev_d;
+#define D_MUL(a, b) DMUL(a, b)
+#define D_ADD(a, b) DADD(a, b)
+#define D_SUB(a, b) DSUB(a, b)
+#define D_DIV(a, b) DDIV(a, b)
+#define D_FROM_F(f) ((double)(float)(f))
+#define D_FROM_I64(i) ((double)(i))
+#define D_TO_F(d) ((float)(d))
+#define D_LT(a, b) ((a) < (b))
+#define D_GT(a, b) ((a) > (b))
+#define D_K(bits, literal) (literal)
+#else
+typedef ev_f64 ev_d;
+#define D_MUL(a, b) ev_dmul((a), (b))
+#define D_ADD(a, b) ev_dadd((a), (b))
+#define D_SUB(a, b) ev_dsub((a), (b))
+#define D_DIV(a, b) ev_ddiv((a), (b))
+#define D_FROM_F(f) ev_d_from_f((float)(f))
+#define D_FROM_I64(i) ev_d_from_i64((int64_t)(i))
+#define D_TO_F(d) ev_d_to_f(d)
+#define D_LT(a, b) ev_dlt((a), (b))
+#define D_GT(a, b) ev_dlt((b), (a))
+#define D_K(bits, literal) ((ev_f64)(bits))
 #endif
 
 #endif

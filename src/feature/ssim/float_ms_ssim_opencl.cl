@@ -1,0 +1,7 @@
+/*
+ * float_ms_ssim OpenCL kernels (host side: float_ms_ssim_gpu.c). Not written yet: the
+ * twin's program names no OpenCL part, so an OpenCL run computes float_ms_ssim on
+ * the CPU.
+ */
+#pragma OPENCL FP_CONTRACT OFF
+#include "gpu/opencl/ev_opencl.h"
