@@ -126,6 +126,12 @@ typedef struct VmafGpuOps {
      */
     int (*host_register)(VmafGpuDev *d, void *p, size_t bytes);
     void (*host_unregister)(VmafGpuDev *d, void *p);
+    /**
+     * May be NULL. A frame's uploads start on q and everything queued on q
+     * before is done (the caller waited for it): a backend that stages
+     * uploads may reuse its staging memory.
+     */
+    void (*upload_begin)(VmafGpuQueue *q);
 } VmafGpuOps;
 
 /** Every backend's device struct starts with its table. */

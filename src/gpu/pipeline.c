@@ -836,6 +836,8 @@ static int prof_mark(VmafGpu *gpu, VmafGpuLane *l, unsigned i)
 static int queue_frame(VmafGpu *gpu, VmafGpuLane *l)
 {
     const VmafGpuFrame *fr = &l->fr;
+    /* The lane's earlier frame was concluded: its uploads are done. */
+    if (l->ops->upload_begin) l->ops->upload_begin(l->stream);
     int err = prof_mark(gpu, l, PROF_START);
     if (!err) err = upload_planes(gpu, l, fr->pic, l->plane);
     for (unsigned b = 0; b < VMAF_GPU_MAX_HISTORY && !err; b++) {

@@ -23,31 +23,21 @@ static inline uint ev_local_count(void)
     return (uint)(get_local_size(0) * get_local_size(1));
 }
 
-/** Sum of v over the work-group (wrapping mod 2^32), in work-item 0. */
-static inline uint ev_group_sum_u32(uint v, local uint *scratch)
-{
-    const uint i = ev_local_index(), n = ev_local_count();
-    scratch[i] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = 1; s < n; s <<= 1) {
-        if (!(i & (2 * s - 1)) && i + s < n) scratch[i] += scratch[i + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
+/* Sum of v over the work-group (wrapping at the type's width), in work-item 0. */
+#define EV_GROUP_SUM(NAME, T)                                                  \
+    static inline T NAME(T v, local T *scratch)                                \
+    {                                                                          \
+        const uint i = ev_local_index(), n = ev_local_count();                 \
+        scratch[i] = v;                                                        \
+        barrier(CLK_LOCAL_MEM_FENCE);                                          \
+        for (uint s = 1; s < n; s <<= 1) {                                     \
+            if (!(i & (2 * s - 1)) && i + s < n) scratch[i] += scratch[i + s]; \
+            barrier(CLK_LOCAL_MEM_FENCE);                                      \
+        }                                                                      \
+        return scratch[0];                                                     \
     }
-    return scratch[0];
-}
-
-/** Sum of v over the work-group (mod 2^64), in work-item 0. */
-static inline ulong ev_group_sum_u64(ulong v, local ulong *scratch)
-{
-    const uint i = ev_local_index(), n = ev_local_count();
-    scratch[i] = v;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (uint s = 1; s < n; s <<= 1) {
-        if (!(i & (2 * s - 1)) && i + s < n) scratch[i] += scratch[i + s];
-        barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    return scratch[0];
-}
+EV_GROUP_SUM(ev_group_sum_u32, uint)
+EV_GROUP_SUM(ev_group_sum_u64, ulong)
 
 /** *p += v (mod 2^64), p a little-endian uint64 in global memory. */
 static inline void ev_atomic_add_u64(global uint *p, ulong v)

@@ -122,6 +122,9 @@ enum {
 #define EVL_CL_FP_DENORM (1ull << 0)
 
 #define EVL_CL_MEM_READ_WRITE (1ull << 0)
+#define EVL_CL_MEM_READ_ONLY (1ull << 2)
+#define EVL_CL_MEM_ALLOC_HOST_PTR (1ull << 4)
+#define EVL_CL_MAP_WRITE (1ull << 1)
 #define EVL_CL_QUEUE_PROFILING_ENABLE (1ull << 1)
 
 enum {
@@ -194,6 +197,11 @@ typedef struct EvlDriver {
     cl_int (*clEnqueueReadBuffer)(cl_command_queue q, cl_mem mem, cl_bool blocking, size_t off,
                                   size_t size, void *dst, cl_uint n_wait, const cl_event *wait,
                                   cl_event *ev);
+    void *(*clEnqueueMapBuffer)(cl_command_queue q, cl_mem mem, cl_bool blocking,
+                                cl_bitfield map_flags, size_t off, size_t size, cl_uint n_wait,
+                                const cl_event *wait, cl_event *ev, cl_int *err);
+    cl_int (*clEnqueueUnmapMemObject)(cl_command_queue q, cl_mem mem, void *ptr, cl_uint n_wait,
+                                      const cl_event *wait, cl_event *ev);
     cl_int (*clEnqueueMarkerWithWaitList)(cl_command_queue q, cl_uint n_wait,
                                           const cl_event *wait, cl_event *ev);
     cl_int (*clEnqueueBarrierWithWaitList)(cl_command_queue q, cl_uint n_wait,
