@@ -1,12 +1,12 @@
 /*
- * Integer VIF's GPU twin (CUDA kernels; no OpenCL part yet): host side, in
- * the GPU frame pipeline. Per frame, for each scale, the kernels
- * (integer_vif_cuda.cu) make the scale from the previous one (decimation) and
- * add the statistic's integer sums of every pixel; those sums are read back
- * and ivif_conclude(), the CPU's, gives the outputs. Instances that differ
- * only in vif_enhn_gain_limit (VMAF and VMAF NEG) share one pass: the first
- * leads and computes the sums of every limit, the others conclude from its
- * readback.
+ * Integer VIF's GPU twin (CUDA and OpenCL kernels): host side, in the GPU
+ * frame pipeline. Per frame, for each scale, the kernels
+ * (integer_vif_cuda.cu, integer_vif_opencl.cl) make the scale from the
+ * previous one (decimation) and add the statistic's integer sums of every
+ * pixel; those sums are read back and ivif_conclude(), the CPU's, gives the
+ * outputs. Instances that differ only in vif_enhn_gain_limit (VMAF and
+ * VMAF NEG) share one pass: the first leads and computes the sums of every
+ * limit, the others conclude from its readback.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -22,7 +22,8 @@
 #include "ivif_host.h"
 
 VMAF_GPU_PROGRAM_DECLARE(integer_vif);
-static const VmafGpuProgram program = { "integer_vif", VMAF_GPU_CUDA(integer_vif), NULL };
+static const VmafGpuProgram program = { "integer_vif", VMAF_GPU_CUDA(integer_vif),
+                                         VMAF_GPU_OPENCL(integer_vif) };
 
 typedef struct IvifGpu {
     bool debug, skip0;

@@ -11,6 +11,17 @@
  *  - per scale, num and den from the integer sums, in double rounded to
  *    float (ivif_scale_num / ivif_scale_den);
  *  - the scale score, a float quotient promoted to double.
+ *
+ * The per-pixel double sites (ivif_stat_common, ivif_stat_num_log,
+ * ivif_trunc_i32) are written once with fp.h's ev_d and D_* operations:
+ * where there is binary64 (host, CUDA, OpenCL with fp64) they are the same
+ * double operations as the reference's; on an OpenCL device without fp64
+ * they are fp_exact.h's integer routines, which give the same bits. The
+ * per-scale conclusion is host-only double (#if EV_F64).
+ *
+ * OpenCL C 1.2 has no generic address space: the log2 table, in device
+ * memory, is reached through IVIF_GLOBAL pointers (`global` there, nothing
+ * elsewhere).
  */
 #ifndef EXACTVMAF_IVIF_ARITH_H
 #define EXACTVMAF_IVIF_ARITH_H
@@ -19,6 +30,15 @@
 #include <stdint.h>
 
 #include "fp.h"
+
+#if defined(__OPENCL_C_VERSION__)
+#define IVIF_GLOBAL global
+#else
+#define IVIF_GLOBAL
+#endif
+
+/** INT32_MIN (OpenCL C has no <stdint.h> limits). */
+#define IVIF_INT32_MIN (-2147483647 - 1)
 
 #define IVIF_NUM_SCALES 4
 #define IVIF_MAX_TAPS 17
@@ -98,7 +118,7 @@ EV_FN uint32_t ivif_mul_round32(uint32_t a, uint32_t b)
  * libm's log2f (the product is exact, a power-of-two scale; round() takes
  * it as double). Host only: GPU twins receive the table.
  */
-#if !defined(__CUDA_ARCH__)
+#if !defined(__CUDA_ARCH__) && !defined(__OPENCL_C_VERSION__)
 static inline uint16_t ivif_log2_table_entry(unsigned i)
 {
     return (uint16_t)round(log2f((float)i) * 2048);
@@ -110,6 +130,8 @@ EV_FN int ivif_floor_log2(uint64_t v)
 {
 #if defined(__CUDA_ARCH__)
     return 63 - __clzll((long long)v);
+#elif defined(__OPENCL_C_VERSION__)
+    return 63 - (int)clz(v);
 #else
     return 63 - __builtin_clzll(v);
 #endif
@@ -121,7 +143,7 @@ EV_FN int ivif_floor_log2(uint64_t v)
  * 2048*k. This is both of the reference's log2_32 and log2_64 (they agree
  * on every argument either takes).
  */
-EV_FN int32_t ivif_log2(const uint16_t *table, uint64_t v)
+EV_FN int32_t ivif_log2(const IVIF_GLOBAL uint16_t *table, uint64_t v)
 {
     const int k = ivif_floor_log2(v) - 15;
     return (int32_t)table[v >> k] + IVIF_LOG2_ONE * k;
@@ -129,10 +151,27 @@ EV_FN int32_t ivif_log2(const uint16_t *table, uint64_t v)
 
 /* ---- The statistic ---- */
 
+/*
+ * C's truncating double -> integer conversions: the cast where there are
+ * doubles, fp_exact.h's ev_d_to_i64_trunc (then narrowed) where not. They
+ * agree in range, which IVIF_D_TO_I32's caller tests first; out of int64
+ * range both give INT64_MIN, as x86's cvttsd2si does.
+ */
+#if EV_F64
+#define IVIF_D_TO_I32(x) ((int32_t)(x))
+#define IVIF_D_TO_I64(x) ((int64_t)(x))
+#else
+#define IVIF_D_TO_I32(x) ((int32_t)ev_d_to_i64_trunc(x))
+#define IVIF_D_TO_I64(x) ev_d_to_i64_trunc(x)
+#endif
+
 /** x86's double -> int32 truncation: out of range (and NaN) gives INT32_MIN. */
-EV_FN int32_t ivif_trunc_i32(double x)
+EV_FN int32_t ivif_trunc_i32(ev_d x)
 {
-    return x > -2147483649.0 && x < 2147483648.0 ? (int32_t)x : INT32_MIN;
+    return D_GT(x, D_K(EV_U64(0xc1e0000000200000), -2147483649.0)) &&
+                   D_LT(x, D_K(EV_U64(0x41e0000000000000), 2147483648.0))
+               ? IVIF_D_TO_I32(x)
+               : IVIF_INT32_MIN;
 }
 
 /** The four integer sums of one scale (order-free: any grouping gives the same). */
@@ -146,15 +185,33 @@ typedef struct IvifAccum {
 /** Instances that differ only in vif_enhn_gain_limit share a pass, up to this many. */
 #define IVIF_MAX_GAIN_LIMITS 4
 
-/** The gain limits one pass serves (acc[e] for v[e]); passed to kernels by value. */
+/**
+ * The gain limits one pass serves (acc[e] for v[e]); passed to kernels by
+ * value. An OpenCL kernel receives the same 40 bytes with each limit as its
+ * binary64 bit pattern (a device may have no double), and reads limit e as
+ * an ev_d with IVIF_EGL(gl, e).
+ */
+#if defined(__OPENCL_C_VERSION__)
+typedef struct IvifGainLimits {
+    uint64_t v[IVIF_MAX_GAIN_LIMITS];
+    int n;
+} IvifGainLimits;
+#if EV_F64
+#define IVIF_EGL(gl, e) as_double((gl).v[e])
+#else
+#define IVIF_EGL(gl, e) ((ev_d)(gl).v[e])
+#endif
+#else
 typedef struct IvifGainLimits {
     double v[IVIF_MAX_GAIN_LIMITS];
     int n;
 } IvifGainLimits;
+#define IVIF_EGL(gl, e) ((gl).v[e])
+#endif
 
 /** What the gain-limited numerator term of a pixel needs (ivif_stat_common). */
 typedef struct IvifGain {
-    double g;               /**< sigma12 / (sigma1_sq + eps), before the limit */
+    ev_d g;                 /**< sigma12 / (sigma1_sq + eps), before the limit */
     int32_t sigma1_sq;
     uint32_t numer1;        /**< sv_sq + nsq */
 } IvifGain;
@@ -167,7 +224,8 @@ typedef struct IvifGain {
  * num_log term, whose inputs are then in *gain (ivif_stat_num_log).
  */
 EV_FN int ivif_stat_common(uint32_t mu1, uint32_t mu2, uint32_t xx, uint32_t yy, uint32_t xy,
-                           const uint16_t *table, IvifAccum *acc, IvifGain *gain)
+                           const IVIF_GLOBAL uint16_t *table, IvifAccum *acc,
+                           IvifGain *gain)
 {
     const int32_t sigma1_sq = (int32_t)(xx - ivif_mul_round32(mu1, mu1));
     int32_t sigma2_sq = (int32_t)(yy - ivif_mul_round32(mu2, mu2));
@@ -189,9 +247,9 @@ EV_FN int ivif_stat_common(uint32_t mu1, uint32_t mu2, uint32_t xx, uint32_t yy,
     /* The reference's double sites, in its order and unfused:
      * g = s12 / (s1 + 65536e-10); sv = (int32)(s2 - g*s12), then >= 0
      * (from g before the limit). */
-    const double eps = 65536 * 1.0e-10;
-    const double g = DDIV((double)sigma12, DADD((double)sigma1_sq, eps));
-    int32_t sv_sq = ivif_trunc_i32(DSUB((double)sigma2_sq, DMUL(g, (double)sigma12)));
+    const ev_d eps = D_K(EV_U64(0x3edb7cdfd9d7bdbb), 65536 * 1.0e-10);
+    const ev_d g = D_DIV(D_FROM_I64(sigma12), D_ADD(D_FROM_I64(sigma1_sq), eps));
+    int32_t sv_sq = ivif_trunc_i32(D_SUB(D_FROM_I64(sigma2_sq), D_MUL(g, D_FROM_I64(sigma12))));
     sv_sq = sv_sq > 0 ? sv_sq : 0;
     gain->g = g;
     gain->sigma1_sq = sigma1_sq;
@@ -203,16 +261,18 @@ EV_FN int ivif_stat_common(uint32_t mu1, uint32_t mu2, uint32_t xx, uint32_t yy,
  * The pixel's num_log term under the gain limit `egl`:
  * g = min(g, egl); log2((int64)(g*g*s1) + numer1) - log2(numer1).
  */
-EV_FN int32_t ivif_stat_num_log(const IvifGain *gain, double egl, const uint16_t *table)
+EV_FN int32_t ivif_stat_num_log(const IvifGain *gain, ev_d egl,
+                                const IVIF_GLOBAL uint16_t *table)
 {
-    const double g = gain->g < egl ? gain->g : egl;
-    const int64_t numer1_tmp = (int64_t)DMUL(DMUL(g, g), (double)gain->sigma1_sq) + gain->numer1;
+    const ev_d g = D_LT(gain->g, egl) ? gain->g : egl;
+    const int64_t numer1_tmp =
+        IVIF_D_TO_I64(D_MUL(D_MUL(g, g), D_FROM_I64(gain->sigma1_sq))) + gain->numer1;
     return ivif_log2(table, (uint64_t)numer1_tmp) - ivif_log2(table, gain->numer1);
 }
 
 /** One pixel of the statistic (both parts above); `egl` is vif_enhn_gain_limit. */
 EV_FN void ivif_stat_pixel(uint32_t mu1, uint32_t mu2, uint32_t xx, uint32_t yy,
-                           uint32_t xy, double egl, const uint16_t *table,
+                           uint32_t xy, ev_d egl, const IVIF_GLOBAL uint16_t *table,
                            IvifAccum *acc)
 {
     IvifGain gain;
@@ -221,6 +281,8 @@ EV_FN void ivif_stat_pixel(uint32_t mu1, uint32_t mu2, uint32_t xx, uint32_t yy,
 }
 
 /* ---- Per-scale conclusion (host) ---- */
+
+#if EV_F64
 
 /** num = f32(num_log/2048 + (count - (sum_sigma2/16384)/65025)), in double. */
 EV_FN float ivif_scale_num(const IvifAccum *a)
@@ -235,5 +297,6 @@ EV_FN float ivif_scale_den(const IvifAccum *a)
 {
     return (float)DADD(DDIV((double)a->den_log, 2048.0), (double)a->den_non_log);
 }
+#endif
 
 #endif
