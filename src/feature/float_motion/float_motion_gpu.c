@@ -1,5 +1,5 @@
 /*
- * float_motion's GPU twin (CUDA kernels; no OpenCL part yet): host side, a
+ * float_motion's GPU twin (CUDA and OpenCL kernels): host side, a
  * temporal twin of the GPU frame pipeline. Each frame's blur stays on its
  * lane; the SAD against the previous frame's blur (read from that frame's
  * lane, or rebuilt from the picture the pipeline uploads at the start of a
@@ -22,7 +22,8 @@
 #include "motion_conclude.h"
 
 VMAF_GPU_PROGRAM_DECLARE(float_motion);
-static const VmafGpuProgram program = { "float_motion", VMAF_GPU_CUDA(float_motion), NULL };
+static const VmafGpuProgram program = { "float_motion", VMAF_GPU_CUDA(float_motion),
+                                        VMAF_GPU_OPENCL(float_motion) };
 
 /* Same layout as float_motion_cuda.cu's kernel argument. */
 typedef struct MotionTaps {

@@ -131,6 +131,10 @@ EV_FN float motion_mean(float total, int w, int h)
 
 /* ---- motion_add_scale1: bilinear half-size downscale (NUMERICS §4.3) ---- */
 
+#if EV_F64
+/* The positions and sizes are host constants, in double (no kernel needs
+ * them: an OpenCL device without fp64 compiles this header without them). */
+
 /** Scaled size: (int)(n*0.5 + 0.5) in double, as the reference computes it. */
 EV_FN int motion_scale1_size(int n)
 {
@@ -163,6 +167,7 @@ EV_FN void motion_bilinear_coord(int x, float ratio, int src_n,
     *i2 = b;
     *d = FSUB(xx, (float)a);
 }
+#endif /* EV_F64 */
 
 /**
  * One bilinear output sample: four fp32 weight products, each multiplied by
@@ -188,6 +193,7 @@ EV_FN float motion_add_scales(float scale0, float scale1)
 }
 
 /* ---- Frame-level conclusion (double, host) ---- */
+#if EV_F64
 
 /** The double options the conclusion needs. */
 typedef struct MotionParams {
@@ -230,5 +236,6 @@ EV_FN double motion_blended(double score, const MotionParams *p)
                                    motion_min(p->blend_offset, x)));
     return motion_min(blend, p->max_val);
 }
+#endif /* EV_F64 */
 
 #endif

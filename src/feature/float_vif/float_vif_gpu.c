@@ -1,10 +1,11 @@
 /*
- * float_vif's GPU twin (CUDA kernels; no OpenCL part yet): host side, in the
- * GPU frame pipeline. The kernels (float_vif_cuda.cu) filter, decimate and
- * form the per-sample terms with vif_arith.h, one thread per row sums each
- * row, and here the rows are added top to bottom in fp32 and pooled with
- * vif_pool(), the CPU's own. A non-identity vif_prescale runs on the host
- * with the CPU's vif_prescale_apply() and the result is uploaded.
+ * float_vif's GPU twin (CUDA and OpenCL kernels): host side, in the
+ * GPU frame pipeline. The kernels (float_vif_cuda.cu, float_vif_opencl.cl)
+ * filter, decimate and form the per-sample terms with vif_arith.h, one
+ * thread per row sums each row, and here the rows are added top to bottom
+ * in fp32 and pooled with vif_pool(), the CPU's own. A non-identity
+ * vif_prescale runs on the host with the CPU's vif_prescale_apply() and the
+ * result is uploaded.
  */
 #include <errno.h>
 #include <math.h>
@@ -24,7 +25,8 @@
 #include "vif_host.h"
 
 VMAF_GPU_PROGRAM_DECLARE(float_vif);
-static const VmafGpuProgram program = { "float_vif", VMAF_GPU_CUDA(float_vif), NULL };
+static const VmafGpuProgram program = { "float_vif", VMAF_GPU_CUDA(float_vif),
+                                        VMAF_GPU_OPENCL(float_vif) };
 
 typedef struct VifGpu {
     unsigned w, h;

@@ -9,7 +9,7 @@
 
 #include <math.h>
 #include <stdint.h>
-#if !defined(__CUDA_ARCH__)
+#if !defined(__CUDA_ARCH__) && !defined(__OPENCL_C_VERSION__)
 #include <string.h>
 #endif
 
@@ -22,6 +22,8 @@ EV_FN uint32_t vif_f32_bits(float x)
 {
 #if defined(__CUDA_ARCH__)
     return __float_as_uint(x);
+#elif defined(__OPENCL_C_VERSION__)
+    return as_uint(x);
 #else
     uint32_t u;
     memcpy(&u, &x, sizeof(u));
@@ -33,6 +35,8 @@ EV_FN float vif_bits_f32(uint32_t u)
 {
 #if defined(__CUDA_ARCH__)
     return __uint_as_float(u);
+#elif defined(__OPENCL_C_VERSION__)
+    return as_float(u);
 #else
     float x;
     memcpy(&x, &u, sizeof(x));
@@ -72,9 +76,13 @@ EV_FN float vif_log2(float x)
     return FADD((float)(exponent - 127), p);
 }
 
-/** Constants of the statistic, fixed per instance (computed on the host). */
+/**
+ * Constants of the statistic, fixed per instance (computed on the host).
+ * sigma_nsq is binary64 (fp.h's ev_d: a double wherever there are doubles,
+ * its bits on an OpenCL device without fp64; the same 16-byte layout).
+ */
 typedef struct VifStatConst {
-    double sigma_nsq;     /**< vif_sigma_nsq, kept double as in the reference */
+    ev_d sigma_nsq;       /**< vif_sigma_nsq, kept double as in the reference */
     float gain_limit;     /**< (float)vif_enhn_gain_limit */
     float sigma_max_inv;  /**< f32(powf((float)nsq, 2.0f) / 65025.0) */
 } VifStatConst;
@@ -115,7 +123,7 @@ EV_FN void vif_stat(float mu1, float mu2, float xx, float yy, float xy,
     /* Below the noise variance the reference overwrites both logs; they have
      * no side effects, so they are not computed. The comparison is float
      * against double, as in the reference. */
-    if ((double)s1 < c->sigma_nsq) {
+    if (D_LT(D_FROM_F(s1), c->sigma_nsq)) {
         *num = FSUB(1.0f, FMUL(s2, c->sigma_max_inv));
         *den = 1.0f;
         return;
@@ -127,10 +135,11 @@ EV_FN void vif_stat(float mu1, float mu2, float xx, float yy, float xy,
     /* Both log arguments are double expressions rounded to float once, when
      * they are passed to the float log2. */
     const float gg_s1 = FMUL(FMUL(g, g), s1);
-    const double num_arg = DADD(1.0, DDIV((double)gg_s1, DADD((double)sv, c->sigma_nsq)));
-    const double den_arg = DADD(1.0, DDIV((double)s1, c->sigma_nsq));
-    *num = s12 < 0.0f ? 0.0f : vif_log2((float)num_arg);
-    *den = vif_log2((float)den_arg);
+    const ev_d one = D_K(0x3ff0000000000000, 1.0);
+    const ev_d num_arg = D_ADD(one, D_DIV(D_FROM_F(gg_s1), D_ADD(D_FROM_F(sv), c->sigma_nsq)));
+    const ev_d den_arg = D_ADD(one, D_DIV(D_FROM_F(s1), c->sigma_nsq));
+    *num = s12 < 0.0f ? 0.0f : vif_log2(D_TO_F(num_arg));
+    *den = vif_log2(D_TO_F(den_arg));
 }
 
 /** reflect-101 border (v3.2.0): -i -> i, n-1+i -> n-1-i. Needs n > |overhang|. */
