@@ -13,7 +13,10 @@
  *
  * Floating point enters only in the angle test and the gain limit of the
  * decoupling (double, explicit single roundings) and in the host conclusion
- * (iadm_host.c).
+ * (iadm_host.c). The double steps are written once with fp.h's ev_d and D_*
+ * operations: where EV_F64 (host, CUDA, OpenCL with fp64) they are the plain
+ * double operations, elsewhere (OpenCL without fp64) fp_exact.h's integer
+ * routines, which give the same bits.
  */
 #ifndef EXACTVMAF_IADM_ARITH_H
 #define EXACTVMAF_IADM_ARITH_H
@@ -21,6 +24,24 @@
 #include <stdint.h>
 
 #include "fp.h"
+
+/*
+ * The two double steps fp.h has no D_* for: a >= b (IEEE, false when
+ * unordered) and the truncation of a double known to be in int32 range.
+ */
+#if EV_F64
+#define IADM_D_GE(a, b) ((a) >= (b))
+#define IADM_D_TO_I32(d) ((int32_t)(d))
+#else
+#define IADM_D_GE(a, b) ev_dle((b), (a))
+#define IADM_D_TO_I32(d) ((int32_t)ev_d_to_i64_trunc(d))
+#endif
+
+/* Double constants of the angle test and the gain limit: value and bits. */
+#define IADM_D_ZERO D_K(0x0000000000000000, 0.0)
+#define IADM_D_4096 D_K(0x40b0000000000000, 4096.0)
+#define IADM_D_I32_MIN D_K(0xc1e0000000000000, -2147483648.0)
+#define IADM_D_I32_MAX D_K(0x41dfffffffc00000, 2147483647.0)
 
 /* db2 analysis filters in Q15 (dwt2_db2_coeffs_lo / _hi) and the low-pass
  * sum that re-centres unsigned input on zero. */
@@ -43,25 +64,26 @@
  * rows, minus LO_SUM * 2^(shift-1) to centre the range, rounded >> shift
  * (8 for 8-bit input, bpc otherwise). At 16 bits the reference's int32 sum
  * passes 2^31 before the subtraction brings it back; uint32 wraps the same.
+ * (The rounding constant is not named `half`: a type name in OpenCL C.)
  */
 EV_FN int16_t iadm_s0_vlo(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t s3,
                           int shift)
 {
-    const uint32_t half = 1u << (shift - 1);
+    const uint32_t rnd = 1u << (shift - 1);
     const uint32_t acc = (uint32_t)IADM_LO0 * s0 + (uint32_t)IADM_LO1 * s1 +
                          (uint32_t)IADM_LO2 * s2 + (uint32_t)IADM_LO3 * s3 -
-                         (uint32_t)IADM_LO_SUM * half;
-    return (int16_t)((int32_t)(acc + half) >> shift);
+                         (uint32_t)IADM_LO_SUM * rnd;
+    return (int16_t)((int32_t)(acc + rnd) >> shift);
 }
 
 /** Vertical high-pass of one column; the high-pass taps sum to 0. */
 EV_FN int16_t iadm_s0_vhi(uint32_t s0, uint32_t s1, uint32_t s2, uint32_t s3,
                           int shift)
 {
-    const uint32_t half = 1u << (shift - 1);
+    const uint32_t rnd = 1u << (shift - 1);
     const uint32_t acc = (uint32_t)IADM_HI0 * s0 + (uint32_t)IADM_HI1 * s1 +
                          (uint32_t)IADM_HI2 * s2 + (uint32_t)IADM_HI3 * s3;
-    return (int16_t)((int32_t)(acc + half) >> shift);
+    return (int16_t)((int32_t)(acc + rnd) >> shift);
 }
 
 /** Horizontal low-pass of int16 samples, rounded >> 16 (fits int32). */
@@ -144,14 +166,17 @@ EV_FN int32_t iadm_s0_k(int32_t o, int32_t t, int32_t q)
 EV_FN int32_t iadm_s0_angle(int32_t oh, int32_t ov, int32_t th, int32_t tv,
                             float cos2)
 {
-    const double dp = DADD(DMUL(oh, th), DMUL(ov, tv));
-    const double om = DADD(DMUL(oh, oh), DMUL(ov, ov));
-    const double tm = DADD(DMUL(th, th), DMUL(tv, tv));
-    const double dpn = DDIV((double)(float)dp, 4096.0);
-    const double omn = DDIV((double)(float)om, 4096.0);
-    const double tmn = DDIV((double)(float)tm, 4096.0);
+#define IADM_DP_(a, b) D_MUL(D_FROM_I64(a), D_FROM_I64(b))
+    const ev_d dp = D_ADD(IADM_DP_(oh, th), IADM_DP_(ov, tv));
+    const ev_d om = D_ADD(IADM_DP_(oh, oh), IADM_DP_(ov, ov));
+    const ev_d tm = D_ADD(IADM_DP_(th, th), IADM_DP_(tv, tv));
+#undef IADM_DP_
+    const ev_d dpn = D_DIV(D_FROM_F(D_TO_F(dp)), IADM_D_4096);
+    const ev_d omn = D_DIV(D_FROM_F(D_TO_F(om)), IADM_D_4096);
+    const ev_d tmn = D_DIV(D_FROM_F(D_TO_F(tm)), IADM_D_4096);
     /* Both tests evaluated (no short circuit), so loops stay branch-free. */
-    return (dp >= 0.0) & (DMUL(dpn, dpn) >= DMUL(DMUL((double)cos2, omn), tmn));
+    return IADM_D_GE(dp, IADM_D_ZERO) &
+           IADM_D_GE(D_MUL(dpn, dpn), D_MUL(D_MUL(D_FROM_F(cos2), omn), tmn));
 }
 
 /**
@@ -163,15 +188,15 @@ EV_FN int32_t iadm_s0_angle(int32_t oh, int32_t ov, int32_t th, int32_t tv,
  * and chosen as integers: branch-free, and a form the vectoriser accepts.
  */
 EV_FN int32_t iadm_gain_limit(int32_t rst, int32_t k_pos, int32_t o, int32_t t,
-                              int32_t angle, double egl)
+                              int32_t angle, ev_d egl)
 {
-    const double g = DMUL((double)rst, egl);
-    const double td = (double)t;
-    double lo = g < td ? g : td;
-    double hi = g > td ? g : td;
-    lo = lo < -2147483648.0 ? -2147483648.0 : lo;
-    hi = hi > 2147483647.0 ? 2147483647.0 : hi;
-    const int32_t lo_i = (int32_t)lo, hi_i = (int32_t)hi;
+    const ev_d g = D_MUL(D_FROM_I64(rst), egl);
+    const ev_d td = D_FROM_I64(t);
+    ev_d lo = D_LT(g, td) ? g : td;
+    ev_d hi = D_GT(g, td) ? g : td;
+    lo = D_LT(lo, IADM_D_I32_MIN) ? IADM_D_I32_MIN : lo;
+    hi = D_GT(hi, IADM_D_I32_MAX) ? IADM_D_I32_MAX : hi;
+    const int32_t lo_i = IADM_D_TO_I32(lo), hi_i = IADM_D_TO_I32(hi);
     const int32_t kp = angle & k_pos;
     return (kp & (o > 0)) ? lo_i : ((kp & (o < 0)) ? hi_i : rst);
 }
@@ -204,11 +229,14 @@ EV_FN int32_t iadm_gain_limit_int16(int32_t rst, int32_t k_pos, int32_t o, int32
     return (kp & (o > 0)) ? lo : ((kp & (o < 0)) ? hi : rst);
 }
 
-/** egl as a whole number when it is one (1..100), else 0. */
+#if EV_F64
+/** egl as a whole number when it is one (1..100), else 0 (host and CUDA
+ * callers; an OpenCL kernel gets it from the host). */
 EV_FN int32_t iadm_egl_int(double egl)
 {
     return egl >= 1.0 && egl <= 100.0 && egl == (double)(int32_t)egl ? (int32_t)egl : 0;
 }
+#endif
 
 /**
  * Restored coefficient r of one band. rst = round(k * o) in Q15; when the
@@ -218,7 +246,7 @@ EV_FN int32_t iadm_egl_int(double egl)
  * k > 0 with the sign of o. A rounded rst of 0 still takes the branch.
  * Scale 0 returns an int16 value; the caller stores it as int16.
  */
-EV_FN int32_t iadm_s0_rst(int32_t k, int32_t o, int32_t t, int32_t angle, double egl)
+EV_FN int32_t iadm_s0_rst(int32_t k, int32_t o, int32_t t, int32_t angle, ev_d egl)
 {
     const int32_t rst = (k * o + 16384) >> 15;
     return iadm_gain_limit(rst, (int32_t)(k > 0), o, t, angle, egl);
@@ -250,6 +278,8 @@ EV_FN int iadm_s123_kshift(int32_t o)
     const uint32_t mag = iadm_abs_u32(o);
 #if defined(__CUDA_ARCH__)
     const int k = 17 - __clz(mag | 1u);
+#elif defined(__OPENCL_C_VERSION__)
+    const int k = 17 - (int)clz(mag | 1u);
 #else
     const int k = 17 - __builtin_clz(mag | 1u);
 #endif
@@ -296,14 +326,15 @@ EV_FN int32_t iadm_s123_angle(int32_t oh, int32_t ov, int32_t th, int32_t tv,
                                  (uint64_t)((int64_t)ov * ov));
     const int64_t tm = (int64_t)((uint64_t)((int64_t)th * th) +
                                  (uint64_t)((int64_t)tv * tv));
-    const double dpn = DDIV((double)iadm_i64_f32(dp), 4096.0);
-    const double omn = DDIV((double)iadm_i64_f32(om), 4096.0);
-    const double tmn = DDIV((double)iadm_i64_f32(tm), 4096.0);
-    return (dpn >= 0.0) & (DMUL(dpn, dpn) >= DMUL(DMUL((double)cos2, omn), tmn));
+    const ev_d dpn = D_DIV(D_FROM_F(iadm_i64_f32(dp)), IADM_D_4096);
+    const ev_d omn = D_DIV(D_FROM_F(iadm_i64_f32(om)), IADM_D_4096);
+    const ev_d tmn = D_DIV(D_FROM_F(iadm_i64_f32(tm)), IADM_D_4096);
+    return IADM_D_GE(dpn, IADM_D_ZERO) &
+           IADM_D_GE(D_MUL(dpn, dpn), D_MUL(D_MUL(D_FROM_F(cos2), omn), tmn));
 }
 
 /** Scales 1-3 restored coefficient (see iadm_s0_rst). */
-EV_FN int32_t iadm_s123_rst(int32_t k, int32_t o, int32_t t, int32_t angle, double egl)
+EV_FN int32_t iadm_s123_rst(int32_t k, int32_t o, int32_t t, int32_t angle, ev_d egl)
 {
     const int32_t rst = (int32_t)(((int64_t)k * o + 16384) >> 15);
     return iadm_gain_limit(rst, (int32_t)(k > 0), o, t, angle, egl);
