@@ -291,7 +291,7 @@ static bool verbose;
 static enum ExactvmafBackend test_backend = EXACTVMAF_BACKEND_CUDA;
 static const char *test_backend_name = "cuda";
 /* The metrics with an OpenCL twin so far; the others run on the CPU there. */
-#define OPENCL_TWINS "psnr,float_psnr,motion,vif,float_motion,float_vif,adm"
+#define OPENCL_TWINS "psnr,float_psnr,motion,vif,float_motion,float_vif,adm,float_adm,float_ms_ssim"
 
 
 static Tally *tally_for(const char *metric)

@@ -12,6 +12,11 @@
 
 #include "fp.h"
 
+#if defined(__OPENCL_C_VERSION__)
+/* OpenCL C has no fabsf: its fabs of a float is the float |x|. */
+#define fabsf(x) fabs((float)(x))
+#endif
+
 /*
  * Constants, as hex literals of the values the reference's compiler stores.
  * The db2 filters are float arrays initialised from double literals
@@ -33,10 +38,11 @@
 #define ADM_COS_1DEG_SQ 0x1.ffd814p-1f
 /*
  * FLOAT_ONE_BY_15 / FLOAT_ONE_BY_30 are the decimal literals 0.0666666701
- * and 0.0333333351, i.e. doubles (neither 1/15 nor (double)(1.0f/15)).
+ * and 0.0333333351, i.e. doubles (neither 1/15 nor (double)(1.0f/15)):
+ * ev_d constants (the literal with binary64, its bits without).
  */
-#define ADM_ONE_BY_15 0x1.111111fd00e7dp-4  /* 0x3fb111111fd00e7d */
-#define ADM_ONE_BY_30 0x1.11111203e01fcp-5  /* 0x3fa11111203e01fc */
+#define ADM_ONE_BY_15 D_K(0x3fb111111fd00e7d, 0x1.111111fd00e7dp-4)
+#define ADM_ONE_BY_30 D_K(0x3fa11111203e01fc, 0x1.11111203e01fcp-5)
 
 /**
  * One db2 tap sum: the reference starts its accumulator at +0 and adds the
@@ -118,16 +124,17 @@ EV_FN int adm_angle_flag(float oh, float ov, float th, float tv)
  * a double option); the result is stored back as float. The second test
  * reads the value the first one may have updated, as the reference does.
  * Both products are formed unconditionally so that the CPU loop vectorises;
- * the selected values are the reference's.
+ * the selected values are the reference's. Written with fp.h's ev_d / D_*:
+ * double where there is binary64, its exact integer form where not.
  */
-EV_FN float adm_restore(float k, float o, float t, int flag, double egl)
+EV_FN float adm_restore(float k, float o, float t, int flag, ev_d egl)
 {
-    const double td = (double)t;
+    const ev_d td = D_FROM_F(t);
     float rst = FMUL(k, o);
-    const double up = DMUL(rst, egl);
-    rst = (flag && rst > 0.0f) ? (float)(up < td ? up : td) : rst;
-    const double dn = DMUL(rst, egl);
-    rst = (flag && rst < 0.0f) ? (float)(dn > td ? dn : td) : rst;
+    const ev_d up = D_MUL(D_FROM_F(rst), egl);
+    rst = (flag && rst > 0.0f) ? D_TO_F(D_LT(up, td) ? up : td) : rst;
+    const ev_d dn = D_MUL(D_FROM_F(rst), egl);
+    rst = (flag && rst < 0.0f) ? D_TO_F(D_GT(dn, td) ? dn : td) : rst;
     return rst;
 }
 
@@ -146,7 +153,7 @@ EV_FN float adm_csf(float rfactor, float x)
 /** Filtered CSF value: f32(FLOAT_ONE_BY_30 * |csf|), the product in double. */
 EV_FN float adm_csf_flt(float csf)
 {
-    return (float)DMUL(ADM_ONE_BY_30, fabsf(csf));
+    return D_TO_F(D_MUL(ADM_ONE_BY_30, D_FROM_F(fabsf(csf))));
 }
 
 /**
@@ -163,7 +170,7 @@ EV_FN float adm_cm_band_sum(float n0, float n1, float n2, float n3,
     s = FADD(s, n1);
     s = FADD(s, n2);
     s = FADD(s, n3);
-    s = (float)DADD(s, DMUL(ADM_ONE_BY_15, fabsf(csf_centre)));
+    s = D_TO_F(D_ADD(D_FROM_F(s), D_MUL(ADM_ONE_BY_15, D_FROM_F(fabsf(csf_centre)))));
     s = FADD(s, n5);
     s = FADD(s, n6);
     s = FADD(s, n7);

@@ -23,10 +23,19 @@
 /** Mantissa bits below the table index. */
 #define ADM_RCP_TABLE_SHIFT 11
 
+/* The table's address space: an OpenCL kernel reads it from a buffer. */
+#if defined(__OPENCL_C_VERSION__)
+#define ADM_RCP_TABLE_MEM global
+#else
+#define ADM_RCP_TABLE_MEM
+#endif
+
 EV_FN uint32_t adm_rcp_f32_bits(float x)
 {
 #if defined(__CUDA_ARCH__)
     return __float_as_uint(x);
+#elif defined(__OPENCL_C_VERSION__)
+    return as_uint(x);
 #else
     uint32_t u;
     memcpy(&u, &x, sizeof(u));
@@ -38,6 +47,8 @@ EV_FN float adm_rcp_bits_f32(uint32_t u)
 {
 #if defined(__CUDA_ARCH__)
     return __uint_as_float(u);
+#elif defined(__OPENCL_C_VERSION__)
+    return as_float(u);
 #else
     float x;
     memcpy(&x, &u, sizeof(x));
@@ -46,7 +57,7 @@ EV_FN float adm_rcp_bits_f32(uint32_t u)
 }
 
 /** The model's estimate of 1 / x, as bits; table[k] = estimate bits of 1.k (k = top 12 bits). */
-EV_FN uint32_t adm_rcp_model_bits(const uint32_t *table, uint32_t x)
+EV_FN uint32_t adm_rcp_model_bits(const ADM_RCP_TABLE_MEM uint32_t *table, uint32_t x)
 {
     const uint32_t sign = x & 0x80000000u;
     const uint32_t e = (x >> 23) & 0xffu;
@@ -62,12 +73,12 @@ EV_FN uint32_t adm_rcp_model_bits(const uint32_t *table, uint32_t x)
     return sign | ((uint32_t)re << 23) | (t & 0x007fffffu);
 }
 
-EV_FN float adm_rcp_model(const uint32_t *table, float x)
+EV_FN float adm_rcp_model(const ADM_RCP_TABLE_MEM uint32_t *table, float x)
 {
     return adm_rcp_bits_f32(adm_rcp_model_bits(table, adm_rcp_f32_bits(x)));
 }
 
-#if !defined(__CUDACC__)
+#if !defined(__CUDACC__) && !defined(__OPENCL_C_VERSION__)
 /**
  * Fill table from this processor's RCPSS and prove the model against it:
  * every mantissa at one exponent, every exponent and both signs at 2048

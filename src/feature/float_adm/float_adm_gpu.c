@@ -1,9 +1,9 @@
 /*
- * float_adm's GPU twin (CUDA kernels; no OpenCL part yet): host side, in the
- * GPU frame pipeline. The device runs the per-sample arithmetic of
- * adm_arith.h (float_adm_cuda.cu) and one thread per row sums each row; here
- * the rows are added top to bottom in fp32 and adm_conclude() - the CPU's own
- * - turns the accumulators into scores.
+ * float_adm's GPU twin (CUDA and OpenCL kernels): host side, in the GPU
+ * frame pipeline. The device runs the per-sample arithmetic of adm_arith.h
+ * (float_adm_cuda.cu, float_adm_opencl.cl) and one thread per row sums each
+ * row; here the rows are added top to bottom in fp32 and adm_conclude() - the
+ * CPU's own - turns the accumulators into scores.
  *
  * adm_p_norm other than 3: the device leaves the terms unraised, the host
  * raises them with its powf and sums them, so the libm is the CPU's.
@@ -28,9 +28,10 @@
 #include "adm_rcp_model.h"
 
 VMAF_GPU_PROGRAM_DECLARE(float_adm);
-static const VmafGpuProgram program = { "float_adm", VMAF_GPU_CUDA(float_adm), NULL };
+static const VmafGpuProgram program = { "float_adm", VMAF_GPU_CUDA(float_adm),
+                                        VMAF_GPU_OPENCL(float_adm) };
 
-/* Division modes (float_adm_cuda.cu). */
+/* Division modes (float_adm_cuda.cu, float_adm_opencl.cl). */
 enum { ADM_DIV_IEEE = 0, ADM_DIV_TABLE = 1, ADM_DIV_RCP_IEEE = 2 };
 enum { ADM_SLOTS = 9 };
 
@@ -112,7 +113,7 @@ static int setup_division(VmafFex *fex, AdmGpu *g)
         return proven;  /* the CPU path's init has refused rcp already */
     if (!proven) {
         vmaf_log(VMAF_LOG_LEVEL_WARNING,
-                 "float_adm (cuda): this processor's RCPSS estimate does not follow the "
+                 "float_adm (gpu): this processor's RCPSS estimate does not follow the "
                  "table model; dividing by the IEEE reciprocal plus one Newton step, so "
                  "the scores are close to, not equal to, the CPU's");
         g->mode = ADM_DIV_RCP_IEEE;

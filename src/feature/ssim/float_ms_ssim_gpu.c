@@ -1,10 +1,12 @@
 /*
- * float_ms_ssim's GPU twin (CUDA kernels; no OpenCL part yet): host side, in
- * the GPU frame pipeline. Per frame the kernels (float_ms_ssim_cuda.cu) make
- * the five scales of both pictures and the l, c and s terms of every valid
- * pixel of every scale; those come back and are added here in raster order in
- * fp64, as the CPU's sums are, then reduced to fp32 means (ssim_mean), pooled
- * by ms_ssim_pool() and converted by ssim_to_db(), the CPU's.
+ * float_ms_ssim's GPU twin (CUDA and OpenCL kernels): host side, in the GPU
+ * frame pipeline. Per frame the kernels (float_ms_ssim_cuda.cu,
+ * float_ms_ssim_opencl.cl) make the five scales of both pictures and the l,
+ * c and s terms of every valid pixel of every scale (binary64 bit patterns,
+ * with or without OpenCL fp64); those come back and are added here in raster
+ * order in fp64, as the CPU's sums are, then reduced to fp32 means
+ * (ssim_mean), pooled by ms_ssim_pool() and converted by ssim_to_db(), the
+ * CPU's.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -19,7 +21,8 @@
 #include "ssim_host.h"
 
 VMAF_GPU_PROGRAM_DECLARE(float_ms_ssim);
-static const VmafGpuProgram program = { "float_ms_ssim", VMAF_GPU_CUDA(float_ms_ssim), NULL };
+static const VmafGpuProgram program = { "float_ms_ssim", VMAF_GPU_CUDA(float_ms_ssim),
+                                        VMAF_GPU_OPENCL(float_ms_ssim) };
 
 /* The reference's append order: l of every scale, then c, then s. */
 static const char *const lcs_names[3][MS_SSIM_SCALES] = {

@@ -7,6 +7,11 @@
  *
  * The tables are given as initialiser macros so that the host keeps them in
  * a static const array and a device in its constant memory, from one text.
+ *
+ * The binary64 steps (the convolution sums, the l and c numerators and
+ * quotients, the means) are written once with fp.h's ev_d / D_*: doubles
+ * where there is binary64 (the host, CUDA, OpenCL with fp64), exact integer
+ * routines giving the same bits where not.
  */
 #ifndef EXACTVMAF_SSIM_ARITH_H
 #define EXACTVMAF_SSIM_ARITH_H
@@ -66,15 +71,18 @@ EV_FN SsimConst ssim_const(void)
  * decimations): an fp32 product added to an fp64 running sum that starts at
  * 0.0. The reference's final `sum * scale` has scale 1.0f, which is exact.
  */
-EV_FN double ssim_tap(double acc, float x, float k)
+EV_FN ev_d ssim_tap(ev_d acc, float x, float k)
 {
-    return DADD(acc, (double)FMUL(x, k));
+    return D_ADD(acc, D_FROM_F(FMUL(x, k)));
 }
 
+/** The fp64 sum's start, +0.0. */
+#define SSIM_ACC0 D_K(0x0000000000000000, 0.0)
+
 /** The filtered value stored after a convolution: the fp64 sum rounded to fp32. */
-EV_FN float ssim_round(double acc)
+EV_FN float ssim_round(ev_d acc)
 {
-    return (float)acc;
+    return D_TO_F(acc);
 }
 
 /** Product of two samples (x*x, y*y or x*y), fp32, convolved like a sample. */
@@ -116,6 +124,8 @@ EV_FN float ssim_sqrt(float p)
 {
 #if defined(__CUDA_ARCH__)
     return __fsqrt_rn(p);
+#elif defined(__OPENCL_C_VERSION__)
+    return ev_fsqrt_rn(p);
 #else
     return sqrtf(p);
 #endif
@@ -141,23 +151,24 @@ EV_FN float ssim_clamp_cov(float s12, float sr)
  *   s = (s12c + C3) / (sr + C3), all fp32.
  */
 EV_FN void ssim_lcs(float mu1, float mu2, float s1, float s2, float s12c, float sr,
-                    const SsimConst *k, double *l, double *c, double *s)
+                    const SsimConst *k, ev_d *l, ev_d *c, ev_d *s)
 {
-    const double l_num = DADD(DMUL(DMUL(2.0, mu1), mu2), (double)k->c1);
+    const ev_d two = D_K(0x4000000000000000, 2.0);
+    const ev_d l_num = D_ADD(D_MUL(D_MUL(two, D_FROM_F(mu1)), D_FROM_F(mu2)), D_FROM_F(k->c1));
     const float l_den = FADD(FADD(FMUL(mu1, mu1), FMUL(mu2, mu2)), k->c1);
-    *l = DDIV(l_num, (double)l_den);
+    *l = D_DIV(l_num, D_FROM_F(l_den));
 
-    const double c_num = DADD(DMUL(2.0, sr), (double)k->c2);
+    const ev_d c_num = D_ADD(D_MUL(two, D_FROM_F(sr)), D_FROM_F(k->c2));
     const float c_den = FADD(FADD(s1, s2), k->c2);
-    *c = DDIV(c_num, (double)c_den);
+    *c = D_DIV(c_num, D_FROM_F(c_den));
 
-    *s = (double)FDIV(FADD(s12c, k->c3), FADD(sr, k->c3));
+    *s = D_FROM_F(FDIV(FADD(s12c, k->c3), FADD(sr, k->c3)));
 }
 
 /** The term ssim_sum adds: (l*c)*s in fp64. */
-EV_FN double ssim_lcs_product(double l, double c, double s)
+EV_FN ev_d ssim_lcs_product(ev_d l, ev_d c, ev_d s)
 {
-    return DMUL(DMUL(l, c), s);
+    return D_MUL(D_MUL(l, c), s);
 }
 
 /**
@@ -166,7 +177,7 @@ EV_FN double ssim_lcs_product(double l, double c, double s)
  * square root so that the pieces vectorise.
  */
 EV_FN void ssim_pixel(float mu1, float mu2, float xx, float yy, float xy,
-                      const SsimConst *k, double *l, double *c, double *s)
+                      const SsimConst *k, ev_d *l, ev_d *c, ev_d *s)
 {
     const float s1 = ssim_variance(xx, mu1);
     const float s2 = ssim_variance(yy, mu2);
@@ -176,9 +187,9 @@ EV_FN void ssim_pixel(float mu1, float mu2, float xx, float yy, float xy,
 }
 
 /** A mean over the valid region: the fp64 raster-order sum / (w*h), stored as fp32. */
-EV_FN float ssim_mean(double sum, int w, int h)
+EV_FN float ssim_mean(ev_d sum, int w, int h)
 {
-    return (float)DDIV(sum, (double)(w * h));
+    return D_TO_F(D_DIV(sum, D_FROM_I64(w * h)));
 }
 
 #endif
