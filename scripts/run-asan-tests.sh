@@ -20,7 +20,7 @@ export ASAN_OPTIONS="detect_leaks=1:strict_string_checks=1:check_initialization_
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1:log_path=$logs/ubsan"
 # Sanitized code runs several times slower: more time per test.
 meson test -C "$build" --print-errorlogs --num-processes 2 --timeout-multiplier 4 \
-    --no-suite opencl "$@"
+    --no-suite opencl --no-suite opencl-parity "$@"
 rc=$?
 # The OpenCL suite loads PoCL, whose device threads crash LeakSanitizer's
 # tracer at exit ("Tracer caught signal 11", exit 1, in some processes):

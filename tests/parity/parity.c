@@ -9,7 +9,7 @@
  * outputs not computed on the backend) and exits 0 only when everything is
  * identical; 77 (skipped) when this machine has no usable GPU.
  *
- * usage: parity [--shared DIR] [--quick] [--verbose] [--self-check] [--only M,M...]
+ * usage: parity [--shared DIR] [--quick] [--lite] [--verbose] [--self-check] [--only M,M...]
  *               [--backend cuda|opencl] [--opencl-fp64 auto|off] [--opencl-device N|P:D]
  *   --shared DIR  folder with fixtures/ and golden/netflix-v3.2.0/manifest.json
  *                 (the float_adm option sets of the goldens are read from it)
@@ -18,6 +18,9 @@
  *   --opencl-fp64 native fp64 where the device has it (auto), or the
  *                 fp64-free routines everywhere (off)
  *   --quick       fewer generated cases (no 2160p, 300 frames at 32x32)
+ *   --lite        with --quick: on the fixtures the first LITE_SETS option sets
+ *                 of each metric, every set on the small generated cases only
+ *                 (for CI on a slow OpenCL CPU device; the full run is --quick)
  *   --self-check  compare the CPU with itself (checks this program, needs no GPU)
  *   --only M,...  only these extractors (e.g. adm,vif,motion)
  */
@@ -38,6 +41,8 @@
 #include "feature/float_adm/adm_rcp_model.h"
 
 #define MAX_SETS 128
+/* Option sets per metric on each fixture with --lite. */
+#define LITE_SETS 3
 #define MAX_MISMATCH_LINES 40
 
 /* ---- Content ---- */
@@ -614,10 +619,11 @@ static void add_generated(Content *out, unsigned *n, unsigned w, unsigned h, uns
 int main(int argc, char **argv)
 {
     const char *shared = NULL;
-    bool quick = false;
+    bool quick = false, lite = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shared") && i + 1 < argc) shared = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = true;
+        else if (!strcmp(argv[i], "--lite")) lite = quick = true;
         else if (!strcmp(argv[i], "--verbose")) verbose = true;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--self-check")) {
@@ -634,7 +640,7 @@ int main(int argc, char **argv)
                    (!strcmp(argv[i + 1], "auto") || !strcmp(argv[i + 1], "off"))) {
             test_fp64 = !strcmp(argv[++i], "off") ? EXACTVMAF_FP64_OFF : EXACTVMAF_FP64_AUTO;
         } else {
-            fprintf(stderr, "usage: parity [--shared DIR] [--quick] [--verbose] [--self-check] "
+            fprintf(stderr, "usage: parity [--shared DIR] [--quick] [--lite] [--verbose] [--self-check] "
                             "[--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off] "
                             "[--opencl-device N|P:D]\n");
             return 2;
@@ -701,18 +707,19 @@ int main(int argc, char **argv)
         Content *c = &fixtures[i];
         printf("case %s (%ux%u %u-bit, %u frames)\n", c->name, c->g.w, c->g.h, c->g.bpc, c->frames);
         fflush(stdout);
-        for (unsigned k = 0; k < n_adm_sets && wanted("float_adm"); k++) {
+        const size_t fl = lite ? LITE_SETS : SIZE_MAX;
+        for (unsigned k = 0; k < n_adm_sets && k < fl && wanted("float_adm"); k++) {
             check_case(c, adm_sets[k], EXACTVMAF_DIVISION_IEEE);
             check_case(c, adm_sets[k], EXACTVMAF_DIVISION_RCP);
         }
-        check_sets(c, vif_sets, N_OF(vif_sets), SIZE_MAX);
-        check_sets(c, motion_sets, N_OF(motion_sets), SIZE_MAX);
-        check_sets(c, iadm_sets, N_OF(iadm_sets), SIZE_MAX);
-        check_sets(c, ivif_sets, N_OF(ivif_sets), SIZE_MAX);
-        check_sets(c, imotion_sets, N_OF(imotion_sets), SIZE_MAX);
-        check_sets(c, psnr_sets, N_OF(psnr_sets), SIZE_MAX);
-        check_sets(c, float_psnr_sets, N_OF(float_psnr_sets), SIZE_MAX);
-        check_sets(c, ms_ssim_sets, N_OF(ms_ssim_sets), SIZE_MAX);
+        check_sets(c, vif_sets, N_OF(vif_sets), fl);
+        check_sets(c, motion_sets, N_OF(motion_sets), fl);
+        check_sets(c, iadm_sets, N_OF(iadm_sets), fl);
+        check_sets(c, ivif_sets, N_OF(ivif_sets), fl);
+        check_sets(c, imotion_sets, N_OF(imotion_sets), fl);
+        check_sets(c, psnr_sets, N_OF(psnr_sets), fl);
+        check_sets(c, float_psnr_sets, N_OF(float_psnr_sets), fl);
+        check_sets(c, ms_ssim_sets, N_OF(ms_ssim_sets), fl);
     }
     /* Generated content: the default sets everywhere, every set on the small ones. */
     for (unsigned i = 0; i < n_gen; i++) {
