@@ -794,12 +794,11 @@ static bool stage_reserve(VmafGpuQueue *q, size_t bytes)
 {
     if (q->stage_failed) return false;
     if (q->stage_p && q->stage_used + bytes <= q->stage_cap) return true;
-    /* Earlier copies of this frame may still read the area: let them finish. */
-    if (q->stage && EVL_CHECK(driver.clFinish(q->q))) return false;
-    q->stage_used = 0;
-    if (q->stage_p && bytes <= q->stage_cap) return true;
-    const size_t cap = bytes > 2 * q->stage_cap ? bytes : 2 * q->stage_cap;
-    stage_release(q);
+    /* Grown to hold a whole frame's uploads, so that this wait (earlier
+     * copies still read the area) happens on the first frames only. */
+    const size_t need = q->stage_used + bytes;
+    const size_t cap = need > 2 * q->stage_cap ? need : 2 * q->stage_cap;
+    stage_release(q);   /* waits for the queue first */
     cl_int r = EVL_CL_SUCCESS;
     q->stage = driver.clCreateBuffer(q->d->ctx, EVL_CL_MEM_READ_ONLY | EVL_CL_MEM_ALLOC_HOST_PTR,
                                      cap, NULL, &r);
@@ -817,6 +816,7 @@ static bool stage_reserve(VmafGpuQueue *q, size_t bytes)
         return false;
     }
     q->stage_cap = cap;
+    q->stage_used = 0;
     return true;
 }
 
