@@ -420,7 +420,7 @@ def main(argv=None):
                     help='CPU worker processes of the local cluster (default: one per core)')
     ap.add_argument('--threads', type=int, default=1, help='threads per job (default 1)')
     ap.add_argument('--gpus', help='GPU indexes: one more worker per GPU, computing on it')
-    ap.add_argument('--backend', default='cpu', choices=('cpu', 'cuda', 'auto'),
+    ap.add_argument('--backend', default='cpu', choices=('cpu', 'cuda', 'opencl', 'auto'),
                     help='backend of the CPU workers (default cpu)')
     ap.add_argument('--scheduler', help='an existing Dask scheduler, tcp://HOST:PORT')
     ap.add_argument('--shard-frames', type=int, default=0,
