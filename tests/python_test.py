@@ -180,6 +180,21 @@ def main():
                 record('2-D luma frames (4:0:0), features only',
                        len(lum.frames) == 6 and 'vif_scale0' in lum.frames[0], lum.names)
                 record('backends reported', lum.backends.get('float_vif') == 'cpu', lum.backends)
+                # OpenCL, where the machine has a device (PoCL in CI): the same bits.
+                listing = subprocess.run([a.cli, '--list-devices'], capture_output=True,
+                                         text=True).stdout
+                if any(l.startswith('opencl ') for l in listing.splitlines()):
+                    o = exactvmaf.score(ref, dis, model=models[:2], features=['psnr'],
+                                        backend='opencl')
+                    c = exactvmaf.score(ref, dis, model=models[:2], features=['psnr'],
+                                        backend='cpu')
+                    record('backend opencl == cpu, bit for bit, twins reported as opencl',
+                           [[bits(v) for v in x.values()] for x in o.frames] ==
+                           [[bits(v) for v in x.values()] for x in c.frames] and
+                           o.pooled == c.pooled and o.backends.get('adm') == 'opencl' and
+                           o.backends.get('float_adm') == 'opencl', o.backends)
+                else:
+                    print('note: no OpenCL device here; backend opencl not compared')
                 sub = exactvmaf.score(ref, dis, subsample=2)
                 record('subsample=2 lists frames 0, 2, 4', sub.frame_numbers == [0, 2, 4],
                        sub.frame_numbers)
