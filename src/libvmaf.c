@@ -88,6 +88,7 @@ struct VmafContext {
     bool backend_chosen;    /* set by the caller rather than the default */
     int gpu_list[VMAF_GPU_MAX_DEVICES];
     unsigned n_gpu;         /* 0: every device */
+    bool gpu_named;         /* devices named by the caller (not the default device 0) */
     unsigned frames_in_flight;
     char opencl_device[32]; /* "N" or "P:D" (exactvmaf_set_opencl_device); "" from gpu_list */
     int opencl_fp64;        /* enum ExactvmafFp64 */
@@ -198,6 +199,7 @@ VMAF_EXPORT int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend b
     vmaf->backend_chosen = true;
     vmaf->gpu_list[0] = gpu_index;
     vmaf->n_gpu = 1;
+    vmaf->gpu_named = gpu_index != 0;
     vmaf->opencl_device[0] = '\0';
     return 0;
 }
@@ -260,6 +262,7 @@ VMAF_EXPORT int exactvmaf_device_describe(enum ExactvmafBackend backend, unsigne
 #if EXACTVMAF_HAVE_OPENCL
         int count = 0;
         if (evl_driver_load(line, len) || evl_device_count(&count, line, len)) return -ENODEV;
+        if (!count) return -ENODEV;     /* `line` says why */
         if (i >= (unsigned)count) return -ENOENT;
         EvlDeviceInfo in;
         const int err = evl_device_info((int)i, &in);
@@ -312,6 +315,7 @@ VMAF_EXPORT int exactvmaf_set_gpus(VmafContext *vmaf, const int *gpu_index, unsi
     }
     for (unsigned i = 0; i < n; i++) vmaf->gpu_list[i] = gpu_index[i];
     vmaf->n_gpu = n;
+    vmaf->gpu_named = true;
     vmaf->opencl_device[0] = '\0';
     return 0;
 }
@@ -655,12 +659,13 @@ static int open_opencl(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev, cha
         err = evl_device_parse(vmaf->opencl_device, &list[0]);
         if (err) snprintf(why, why_len, "no OpenCL device \"%s\"", vmaf->opencl_device);
         n = 1;
-    } else if (!err && vmaf->n_gpu) {
+    } else if (!err && vmaf->gpu_named && vmaf->n_gpu) {
         memcpy(list, vmaf->gpu_list, vmaf->n_gpu * sizeof(list[0]));
         n = vmaf->n_gpu;
     } else if (!err) {
-        /* The first GPU of any platform: a CPU device (PoCL, say) only when
-         * there is nothing else, or when asked for by number. */
+        /* The default (device 0 not named, or every device): the first GPU
+         * of any platform; a CPU device (PoCL, say) only when there is
+         * nothing else, or when named. */
         int count = 0;
         err = evl_device_count(&count, why, why_len);
         if (!err && !count) err = -ENODEV;

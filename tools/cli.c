@@ -631,6 +631,7 @@ static int parse_option(CliSettings *s, int o, const char *arg)
         return 0;
     case ARG_GPU: {
         s->backend_set = true;
+        s->gpu_set = true;
         s->n_gpu = 0;
         if (!strcmp(arg, "all")) return 0;
         for (const char *p = arg;;) {

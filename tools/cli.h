@@ -72,6 +72,7 @@ typedef struct CliSettings {
     bool backend_set;               /**< --backend or --gpu given */
     int gpu[CLI_MAX_GPUS];          /**< --gpu N[,N...] */
     unsigned n_gpu;                 /**< 0 with --gpu all */
+    bool gpu_set;                   /**< --gpu given */
     unsigned frames_in_flight;      /**< --frames-in-flight (0: chosen) */
     const char *opencl_device;      /**< --opencl-device N|P:D, or NULL */
     enum ExactvmafFp64 opencl_fp64; /**< --opencl-fp64 */

@@ -1009,7 +1009,7 @@ static int run(CliSettings *c, char *const argv[])
     /* The library's default is auto, quietly; a backend asked for by name
      * says so when it cannot be had. */
     if (c->backend_set) err = exactvmaf_set_backend(vmaf, c->backend, 0);
-    if (!err && c->backend_set) err = exactvmaf_set_gpus(vmaf, c->gpu, c->n_gpu);
+    if (!err && c->gpu_set) err = exactvmaf_set_gpus(vmaf, c->gpu, c->n_gpu);
     if (!err && c->opencl_device) err = exactvmaf_set_opencl_device(vmaf, c->opencl_device);
     if (!err && c->opencl_fp64_set) err = exactvmaf_set_opencl_fp64(vmaf, c->opencl_fp64);
     if (!err && c->frames_in_flight)

@@ -51,8 +51,10 @@ enum ExactvmafBackend {
 /**
  * Choose the backend and the device: for CUDA its index (0 = first), for
  * OpenCL the index over every platform's devices in platform order (as
- * exactvmaf_device_describe() lists them). Must be called before the first
- * picture. @return 0 or negative errno.
+ * exactvmaf_device_describe() lists them), where 0 is the default device:
+ * the first GPU of any platform (a CPU device only when there is no GPU;
+ * exactvmaf_set_opencl_device("0") names device 0 itself). Must be called
+ * before the first picture. @return 0 or negative errno.
  */
 int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend backend, int gpu_index);
 
