@@ -326,7 +326,7 @@ static void run(VmafGpuDev *d, const EvlDeviceInfo *info)
     CHECK(err == -ENOSYS && !k && !log_len, "program without OpenCL source: %d", err);
 
 end:
-    if (host) o->host_free(d, (void **)&host, BUF);
+    if (host) o->host_free(d, (void **)&host);
     CHECK(!host, "host_free clears the pointer");
     o->free(d, &buf, BUF);
     o->free(d, &buf2, 200);

@@ -89,7 +89,7 @@ typedef struct VmafGpuOps {
     void (*free)(VmafGpuDev *d, VmafGpuPtr *p, size_t bytes);
     /** Page-locked host memory (for readbacks). */
     int (*host_alloc)(VmafGpuDev *d, void **p, size_t bytes);
-    void (*host_free)(VmafGpuDev *d, void **p, size_t bytes);
+    void (*host_free)(VmafGpuDev *d, void **p);
 
     int (*queue_create)(VmafGpuDev *d, VmafGpuQueue **q);
     void (*queue_destroy)(VmafGpuDev *d, VmafGpuQueue *q);

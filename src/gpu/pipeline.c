@@ -80,7 +80,6 @@ struct VmafGpuLane {
     DevAlloc *dalloc;
     unsigned n_dalloc, cap_dalloc;
     void **halloc;
-    size_t *hbytes;
     unsigned n_halloc, cap_halloc;
     size_t bytes;                   /* device memory of this lane */
 
@@ -376,15 +375,11 @@ int vmaf_gpu_alloc_host(VmafGpuLane *l, void **p, size_t bytes)
         void **n = realloc(l->halloc, cap * sizeof(*n));
         if (!n) return -ENOMEM;
         l->halloc = n;
-        size_t *nb = realloc(l->hbytes, cap * sizeof(*nb));
-        if (!nb) return -ENOMEM;
-        l->hbytes = nb;
         l->cap_halloc = cap;
     }
     const int err = l->ops->host_alloc(l->st, p, bytes);
     if (err) return err;
-    l->halloc[l->n_halloc] = *p;
-    l->hbytes[l->n_halloc++] = bytes;
+    l->halloc[l->n_halloc++] = *p;
     return 0;
 }
 
@@ -457,13 +452,11 @@ static void lane_free(VmafGpuLane *l)
     for (unsigned i = 0; i < l->n_dalloc; i++)
         o->free(l->st, &l->dalloc[i].p, l->dalloc[i].bytes);
     for (unsigned i = 0; i < l->n_halloc; i++)
-        o->host_free(l->st, &l->halloc[i], l->hbytes[i]);
+        o->host_free(l->st, &l->halloc[i]);
     free(l->dalloc);
     free(l->halloc);
-    free(l->hbytes);
     l->dalloc = NULL;
     l->halloc = NULL;
-    l->hbytes = NULL;
     l->n_dalloc = l->n_halloc = l->cap_dalloc = l->cap_halloc = 0;
     if (l->done) o->event_destroy(l->st, l->done);
     for (unsigned t = 0; t < MAX_TWINS; t++)

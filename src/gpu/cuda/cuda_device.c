@@ -81,9 +81,8 @@ static int dev_host_alloc(VmafGpuDev *d, void **p, size_t bytes)
     return evc_host_alloc(st_of(d), p, bytes);
 }
 
-static void dev_host_free(VmafGpuDev *d, void **p, size_t bytes)
+static void dev_host_free(VmafGpuDev *d, void **p)
 {
-    (void)bytes;
     evc_host_free(st_of(d), p);
 }
 

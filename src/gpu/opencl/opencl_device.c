@@ -732,10 +732,9 @@ static int host_alloc(VmafGpuDev *dev, void **p, size_t bytes)
     return 0;
 }
 
-static void host_free(VmafGpuDev *dev, void **p, size_t bytes)
+static void host_free(VmafGpuDev *dev, void **p)
 {
     (void)dev;
-    (void)bytes;
     free(*p);
     *p = NULL;
 }
