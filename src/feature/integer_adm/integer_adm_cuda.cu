@@ -17,6 +17,7 @@
 
 #include "fp.h"
 #include "feature/integer_adm/iadm_arith.h"
+#include "feature/integer_adm/iadm_gpu_args.h"
 
 #define IADM_BLOCK 256
 
@@ -27,23 +28,6 @@ typedef struct IadmPlanes {
     int32_t *fa, *ga, *fr, *gr;     /**< masking threshold terms of add / rst */
 } IadmPlanes;
 
-/** Per-scale constants (iadm_cpu.c's geometry and parameters). */
-typedef struct IadmScaleArgs {
-    int s;                          /**< scale */
-    int w, h;                       /**< band size */
-    int ext_l, ext_t, ext_r, ext_b;
-    int cm_l, cm_t, cm_r, cm_b;
-    int den_sq_shift, den_cub_shift;
-    unsigned long long den_cub_add;
-    int cub_shift[3];
-    long long cub_add[3];
-    int32_t rf0[3];
-    uint32_t rf123[3];
-    float cos2;
-    double egl;
-    int egl_int;
-    int skip_aim;
-} IadmScaleArgs;
 
 /** Add n values of every thread of the block to dst[0..n) (one atomic each). */
 template <int N>

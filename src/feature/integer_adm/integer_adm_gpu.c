@@ -41,6 +41,7 @@
 
 #include "iadm_arith.h"
 #include "iadm_cpu.h"
+#include "iadm_gpu_args.h"
 #include "iadm_host.h"
 
 VMAF_GPU_PROGRAM_DECLARE(integer_adm);
@@ -55,26 +56,6 @@ typedef struct IadmPlanes {
     uint64_t fa, ga, fr, gr;
 } IadmPlanes;
 
-typedef struct IadmScaleArgs {
-    int s;
-    int w, h;
-    int ext_l, ext_t, ext_r, ext_b;
-    int cm_l, cm_t, cm_r, cm_b;
-    int den_sq_shift, den_cub_shift;
-    unsigned long long den_cub_add;
-    int cub_shift[3];
-    long long cub_add[3];
-    int32_t rf0[3];
-    uint32_t rf123[3];
-    float cos2;
-    double egl;
-    int egl_int;
-    int skip_aim;
-} IadmScaleArgs;
-
-/* integer_adm_opencl.cl checks the same size for its IadmScaleArgs, whose
- * egl (a ulong there) sits where the double is here. */
-_Static_assert(sizeof(IadmScaleArgs) == 152, "IadmScaleArgs: the OpenCL kernels' layout");
 _Static_assert(offsetof(IadmScaleArgs, egl) == 136 && sizeof(double) == sizeof(uint64_t),
                "IadmScaleArgs: egl's place in the OpenCL kernels' layout");
 

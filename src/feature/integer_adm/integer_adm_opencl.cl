@@ -16,8 +16,8 @@
  * argument (IADM_PLANE_PARAMS: a buffer and an offset each, in IadmPlanes'
  * order) at the place the struct has in the CUDA signature; the kernel
  * gathers them into a private IadmPlanes of global pointers. IadmScaleArgs
- * has the host's layout (152 bytes, checked on both sides) with the gain
- * limit's double as its bit pattern.
+ * is the host's and CUDA's (iadm_gpu_args.h), with the gain limit's double
+ * as its bit pattern.
  *
  * Row sums are integer: a group (256 items along one row) adds its items'
  * terms in any order and adds each total to the row's uint64 with two
@@ -29,30 +29,11 @@
 #include "gpu/opencl/ev_reduce.h"
 #include "fp.h"
 #include "feature/integer_adm/iadm_arith.h"
+#include "feature/integer_adm/iadm_gpu_args.h"
 
 /* The row-sum kernels' group: 256 items along a row (integer_adm_gpu.c). */
 #define IADM_GROUP 256
 
-/** integer_adm_gpu.c's IadmScaleArgs; egl is the host's double, as bits. */
-typedef struct IadmScaleArgs {
-    int s;
-    int w, h;
-    int ext_l, ext_t, ext_r, ext_b;
-    int cm_l, cm_t, cm_r, cm_b;
-    int den_sq_shift, den_cub_shift;
-    ulong den_cub_add;
-    int cub_shift[3];
-    long cub_add[3];
-    int rf0[3];
-    uint rf123[3];
-    float cos2;
-    ulong egl;
-    int egl_int;
-    int skip_aim;
-} IadmScaleArgs;
-
-/* The host's size (integer_adm_gpu.c asserts the same number there). */
-typedef char iadm_scale_args_size_check_[sizeof(IadmScaleArgs) == 152 ? 1 : -1];
 
 #if EV_F64
 #define IADM_EGL(a) as_double((a).egl)
