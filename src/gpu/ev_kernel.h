@@ -1,0 +1,102 @@
+/*
+ * One kernel dialect for CUDA and OpenCL C 1.2: a twin written in it has
+ * one kernel text, included by a two-line x_cuda.cu and a two-line
+ * x_opencl.cl (which starts with the FP_CONTRACT pragma, as every OpenCL
+ * source must). Its arithmetic still comes from the room's *_arith.h
+ * through fp.h, so the dialect only names what the two languages spell
+ * differently:
+ *
+ *   EV_KERNEL name(...)           a kernel
+ *   EV_BUF(T, p) / EV_AT(T, p)    a VmafGpuPtr argument and its address
+ *   EV_GPTR(T)                    a pointer to global memory (T *p)
+ *   EV_LOCAL T a[N];              group-shared memory, declared in the kernel
+ *   EV_LPTR(T)                    a pointer to it, as a function parameter
+ *   ev_gid(d), ev_lid(d), ev_grp(d), ev_lsize(d)   indices, d = 0, 1, 2
+ *   ev_barrier()                  group barrier over local memory
+ *   ev_group_sum_u64(v, scratch)  integer sum over the group (every item
+ *                                 calls it; scratch: one element per item)
+ *   ev_atomic_add_u64(p, v)       *p += v, p an EV_GPTR(uint32_t) of two
+ *                                 words (a uint64 total, little-endian)
+ *
+ * Launch geometry is the device layer's (gpu/device.h): the global index
+ * is group * group size + local index in both languages.
+ */
+#ifndef EXACTVMAF_EV_KERNEL_H
+#define EXACTVMAF_EV_KERNEL_H
+
+#if defined(__OPENCL_C_VERSION__)
+
+#include "gpu/opencl/ev_opencl.h"
+
+#define EV_KERNEL kernel void
+#define EV_GPTR(T) global T *
+#define EV_LOCAL local
+#define EV_LPTR(T) local T *
+#define ev_gid(d) ((int)get_global_id(d))
+#define ev_lid(d) ((int)get_local_id(d))
+#define ev_grp(d) ((int)get_group_id(d))
+#define ev_lsize(d) ((int)get_local_size(d))
+#define ev_barrier() barrier(CLK_LOCAL_MEM_FENCE)
+
+static inline void ev_atomic_add_u64(global uint32_t *p, uint64_t v)
+{
+    const uint32_t lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
+    const uint32_t old = atomic_add(&p[0], lo);
+    const uint32_t carry = old + lo < old;
+    if (hi + carry) atomic_add(&p[1], hi + carry);
+}
+
+#elif defined(__CUDACC__)
+
+#include <stdint.h>
+
+#define EV_KERNEL extern "C" __global__ void
+#define EV_BUF(T, name) T *name
+#define EV_AT(T, name) ((T *)(name))
+#define EV_GPTR(T) T *
+#define EV_LOCAL __shared__
+#define EV_LPTR(T) T *
+#define EV_IDX_(v, d) ((d) == 0 ? (int)v.x : (d) == 1 ? (int)v.y : (int)v.z)
+#define ev_gid(d) (EV_IDX_(blockIdx, d) * EV_IDX_(blockDim, d) + EV_IDX_(threadIdx, d))
+#define ev_lid(d) EV_IDX_(threadIdx, d)
+#define ev_grp(d) EV_IDX_(blockIdx, d)
+#define ev_lsize(d) EV_IDX_(blockDim, d)
+#define ev_barrier() __syncthreads()
+
+static __device__ __forceinline__ void ev_atomic_add_u64(uint32_t *p, uint64_t v)
+{
+    atomicAdd((unsigned long long *)p, (unsigned long long)v);
+}
+
+#else
+#error "gpu/ev_kernel.h is for CUDA and OpenCL kernel sources"
+#endif
+
+/** The item's number in its (at most 2-D) group, and the group's size. */
+#define ev_local_item() (ev_lid(1) * ev_lsize(0) + ev_lid(0))
+#define ev_local_items() (ev_lsize(0) * ev_lsize(1))
+
+/*
+ * Sum of v over the group, returned to every item (wrapping at 64 bits, so
+ * any tree gives the same total). The first barrier lets a kernel call it
+ * several times with one scratch array.
+ */
+#if defined(__CUDACC__)
+static __device__ __forceinline__
+#else
+static inline
+#endif
+uint64_t ev_group_sum_u64(uint64_t v, EV_LPTR(uint64_t) scratch)
+{
+    const int i = ev_local_item(), n = ev_local_items();
+    ev_barrier();
+    scratch[i] = v;
+    ev_barrier();
+    for (int s = 1; s < n; s <<= 1) {
+        if (!(i & (2 * s - 1)) && i + s < n) scratch[i] += scratch[i + s];
+        ev_barrier();
+    }
+    return scratch[0];
+}
+
+#endif
