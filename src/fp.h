@@ -9,6 +9,8 @@
  *   spec rounds correctly for + - *, and for double /; float division is
  *   not correctly rounded there by default, so FDIV is fp_exact.h's
  *   integer routine.
+ * FSQRT is the correctly rounded fp32 square root (IEEE sqrtf; OpenCL's
+ * sqrt is not correctly rounded by default, so fp_exact.h's routine there).
  * Metric arithmetic headers use these and nothing else for float math.
  *
  * EV_F64 is 1 where binary64 exists (host, CUDA, an OpenCL device with
@@ -19,6 +21,10 @@
  */
 #ifndef EXACTVMAF_FP_H
 #define EXACTVMAF_FP_H
+
+#if !defined(__OPENCL_C_VERSION__) && !defined(__CUDA_ARCH__)
+#include <math.h>
+#endif
 
 #if defined(__CUDACC__)
 #define EV_FN static __host__ __device__ __forceinline__
@@ -39,6 +45,7 @@
 #define FADD(a, b) ((float)(a) + (float)(b))
 #define FSUB(a, b) ((float)(a) - (float)(b))
 #define FDIV(a, b) ev_fdiv_rn((float)(a), (float)(b))
+#define FSQRT(a) ev_fsqrt_rn((float)(a))
 #if EV_FP64
 #define DMUL(a, b) ((double)(a) * (double)(b))
 #define DADD(a, b) ((double)(a) + (double)(b))
@@ -50,6 +57,7 @@
 #define FADD(a, b) __fadd_rn((a), (b))
 #define FSUB(a, b) __fsub_rn((a), (b))
 #define FDIV(a, b) __fdiv_rn((a), (b))
+#define FSQRT(a) __fsqrt_rn(a)
 #define DMUL(a, b) __dmul_rn((a), (b))
 #define DADD(a, b) __dadd_rn((a), (b))
 #define DSUB(a, b) __dsub_rn((a), (b))
@@ -59,6 +67,7 @@
 #define FADD(a, b) ((float)(a) + (float)(b))
 #define FSUB(a, b) ((float)(a) - (float)(b))
 #define FDIV(a, b) ((float)(a) / (float)(b))
+#define FSQRT(a) sqrtf((float)(a))
 #define DMUL(a, b) ((double)(a) * (double)(b))
 #define DADD(a, b) ((double)(a) + (double)(b))
 #define DSUB(a, b) ((double)(a) - (double)(b))

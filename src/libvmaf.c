@@ -663,20 +663,8 @@ static int open_opencl(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev, cha
         memcpy(list, vmaf->gpu_list, vmaf->n_gpu * sizeof(list[0]));
         n = vmaf->n_gpu;
     } else if (!err) {
-        /* The default (device 0 not named, or every device): the first GPU
-         * of any platform; a CPU device (PoCL, say) only when there is
-         * nothing else, or when named. */
-        int count = 0;
-        err = evl_device_count(&count, why, why_len);
-        if (!err && !count) err = -ENODEV;
-        list[0] = 0;
-        for (int k = 0; !err && k < count; k++) {
-            EvlDeviceInfo in;
-            if (!evl_device_info(k, &in) && in.is_gpu) {
-                list[0] = k;
-                break;
-            }
-        }
+        /* The default (device 0 not named, or every device). */
+        err = evl_device_default(&list[0], why, why_len);
         n = 1;
     }
     const int mode = vmaf->opencl_fp64 == EXACTVMAF_FP64_OFF ? EVL_FP64_OFF

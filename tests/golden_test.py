@@ -241,6 +241,9 @@ def main():
         return 1
     all_same = all_tot = 0
     failed = []
+    # Extractors per run on the backend asked for, and those left on the CPU.
+    on_backend = runs_total = 0
+    on_cpu = set()
     with tempfile.TemporaryDirectory() as tmp:
         for f in files:
             out = os.path.join(tmp, 'out.json')
@@ -268,7 +271,15 @@ def main():
                 failed.append(f['file'])
                 print('%-60s exit %d: %s' % (f['file'], r.returncode, r.stderr.strip()[-300:]))
                 continue
-            same, tot, bad = compare(golden, json.load(open(out)), only)
+            result = json.load(open(out))
+            if a.backend in ('cuda', 'opencl'):
+                for name, be in result.get('backends', {}).items():
+                    runs_total += 1
+                    if be == a.backend:
+                        on_backend += 1
+                    else:
+                        on_cpu.add(name)
+            same, tot, bad = compare(golden, result, only)
             all_same += same
             all_tot += tot
             print('%-60s %d/%d identical' % (f['file'], same, tot))
@@ -280,6 +291,10 @@ def main():
             failed += check_refusals(a, manifest, files, tmp)
     print('set %s (%s division): %d/%d outputs bit-identical over %d files; %d files differ'
           % (a.set, division, all_same, all_tot, len(files), len(failed)))
+    if a.backend in ('cuda', 'opencl'):
+        print('extractors on %s: %d of %d over the runs%s' % (
+            a.backend, on_backend, runs_total,
+            '; on the CPU: ' + ', '.join(sorted(on_cpu)) if on_cpu else ''))
     return 0 if not failed and all_tot else 1
 
 

@@ -38,6 +38,9 @@
 #include "context.h"
 #include "feature_collector.h"
 #include "gpu/cuda/cuda_backend.h"
+#if EXACTVMAF_HAVE_OPENCL
+#include "gpu/opencl/opencl_device.h"
+#endif
 #include "feature/float_adm/adm_rcp_model.h"
 
 #define MAX_SETS 128
@@ -288,7 +291,7 @@ typedef struct Tally {
     unsigned cases, refused_both, not_on_backend, run_failures;
 } Tally;
 
-static Tally tally[16];
+static Tally tally[32];
 static unsigned n_tally;
 static unsigned mismatch_lines;
 static bool verbose;
@@ -296,7 +299,8 @@ static bool verbose;
 static enum ExactvmafBackend test_backend = EXACTVMAF_BACKEND_CUDA;
 static const char *test_backend_name = "cuda";
 /* The metrics with an OpenCL twin so far; the others run on the CPU there. */
-#define OPENCL_TWINS "psnr,float_psnr,motion,vif,float_motion,float_vif,adm,float_adm,float_ms_ssim"
+#define OPENCL_TWINS "psnr,float_psnr,motion,vif,float_motion,float_vif,adm,float_adm,float_ms_ssim," \
+                     "float_moment,psnr_hvs,float_ssim"
 
 
 static Tally *tally_for(const char *metric)
@@ -371,7 +375,7 @@ static void check_case(Content *c, const char *spec, enum ExactvmafDivision divi
     if (eq) *eq = '\0';
     static const char *const metrics[] = { "float_adm", "float_vif", "float_motion", "adm",
                                            "vif", "motion", "psnr", "float_psnr",
-                                           "float_ms_ssim" };
+                                           "float_ms_ssim", "float_moment", "psnr_hvs", "float_ssim" };
     const char *metric = metric_buf;
     for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
         if (!strcmp(metrics[i], metric_buf)) metric = metrics[i];
@@ -470,6 +474,25 @@ static const char *const psnr_sets[] = {
 
 static const char *const float_psnr_sets[] = {
     "float_psnr",
+};
+
+static const char *const moment_sets[] = {
+    "float_moment",
+};
+
+static const char *const ssim_sets[] = {
+    "float_ssim",
+    "float_ssim=enable_lcs=true",
+    "float_ssim=enable_db=true",
+    "float_ssim=enable_db=true:clip_db=true",
+    "float_ssim=scale=1",
+    "float_ssim=scale=2:enable_lcs=true",
+    "float_ssim=scale=3",
+    "float_ssim=scale=5",
+};
+
+static const char *const hvs_sets[] = {
+    "psnr_hvs",
 };
 
 static const char *const ms_ssim_sets[] = {
@@ -650,6 +673,9 @@ int main(int argc, char **argv)
     /* Held open to the end: the device's primary context then lives across
      * the runs instead of being created again for each. */
     VmafCudaState *keep = NULL;
+#if EXACTVMAF_HAVE_OPENCL
+    VmafGpuDev *ocl_keep = NULL;
+#endif
     if (test_backend == EXACTVMAF_BACKEND_CUDA) {
         char why[256] = "";
         if (evc_state_open(&keep, 0, why, sizeof(why))) {
@@ -666,6 +692,19 @@ int main(int argc, char **argv)
             return 77;
         }
         printf("backend %s, fp64 %s\n", line, test_fp64 == EXACTVMAF_FP64_OFF ? "off" : "auto");
+#if EXACTVMAF_HAVE_OPENCL
+        /* Held for the whole run: every run's open of the device shares its
+         * context and built programs (a build per program, not per run). */
+        int flat = 0;
+        char why[256] = "";
+        const int herr = test_device ? evl_device_parse(test_device, &flat)
+                                     : evl_device_default(&flat, why, sizeof(why));
+        if (herr || evl_device_open(&ocl_keep, flat,
+                                    test_fp64 == EXACTVMAF_FP64_OFF ? EVL_FP64_OFF : EVL_FP64_AUTO,
+                                    why, sizeof(why)))
+            printf("note: the OpenCL device is not held open (%s): each run builds its "
+                   "programs\n", why);
+#endif
         if (!only) {
             only = OPENCL_TWINS;
             printf("the metrics with an OpenCL twin: %s\n", only);
@@ -720,6 +759,9 @@ int main(int argc, char **argv)
         check_sets(c, psnr_sets, N_OF(psnr_sets), fl);
         check_sets(c, float_psnr_sets, N_OF(float_psnr_sets), fl);
         check_sets(c, ms_ssim_sets, N_OF(ms_ssim_sets), fl);
+        check_sets(c, moment_sets, N_OF(moment_sets), fl);
+        check_sets(c, hvs_sets, N_OF(hvs_sets), fl);
+        check_sets(c, ssim_sets, N_OF(ssim_sets), fl);
     }
     /* Generated content: the default sets everywhere, every set on the small ones. */
     for (unsigned i = 0; i < n_gen; i++) {
@@ -740,6 +782,9 @@ int main(int argc, char **argv)
         check_sets(c, psnr_sets, N_OF(psnr_sets), limit);
         check_sets(c, float_psnr_sets, N_OF(float_psnr_sets), limit);
         check_sets(c, ms_ssim_sets, N_OF(ms_ssim_sets), limit);
+        check_sets(c, moment_sets, N_OF(moment_sets), limit);
+        check_sets(c, hvs_sets, N_OF(hvs_sets), limit);
+        check_sets(c, ssim_sets, N_OF(ssim_sets), limit);
     }
 
     bool all = true;
@@ -756,5 +801,8 @@ int main(int argc, char **argv)
     printf("%s\n", all ? "PASS: every output of every backend equals the CPU's bit for bit"
                        : "FAIL: see the MISMATCH lines above");
     evc_state_close(keep);
+#if EXACTVMAF_HAVE_OPENCL
+    if (ocl_keep) ocl_keep->ops->close(ocl_keep);
+#endif
     return all ? 0 : 1;
 }

@@ -91,6 +91,7 @@ EV_FN float moment_sample(const void *row, unsigned j, unsigned bpc)
     return FDIV((float)((const uint16_t *)row)[j], scale);
 }
 
+#if EV_F64
 /**
  * The reference's 2nd-moment loop over one row: acc + f64(p (x) p), left to
  * right. Used only when the unit total reaches 2^53.
@@ -103,5 +104,6 @@ EV_FN double moment2_raster_row(double acc, const void *row, unsigned w, unsigne
     }
     return acc;
 }
+#endif
 
 #endif

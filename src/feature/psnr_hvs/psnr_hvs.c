@@ -20,6 +20,7 @@
 #include "feature/extractor.h"
 #include "log.h"
 #include "psnr_hvs_arith.h"
+#include "psnr_hvs_conclude.h"
 
 /* Contrast sensitivity per DCT coefficient (Y, and the 4:2:0 Cb/Cr tables the
  * reference uses for every chroma layout). The reference stores these
@@ -280,8 +281,8 @@ static void terms_lanes(const int32_t *restrict src, const int32_t *restrict dst
  * remain ((y < h - 7) and (x < w - 7)), their 64 terms each added to one fp32
  * running sum in block raster order.
  */
-static double plane_score(const HvsState *s, const VmafPicture *ref,
-                          const VmafPicture *dist, unsigned p)
+static float plane_sum(const HvsState *s, const VmafPicture *ref, const VmafPicture *dist,
+                       unsigned p, int32_t *count_out)
 {
     const float *csf = plane_csf(p);
     const float *mask = s->mask[p];
@@ -313,7 +314,8 @@ static double plane_score(const HvsState *s, const VmafPicture *ref,
             count += 64;
         }
     }
-    return hvs_plane_score(acc, count, (int)s->bpc);
+    *count_out = count;
+    return acc;
 }
 
 /* The reference's dB conversion: 10 * (-1 * log10(1.0 * score)). */
@@ -326,7 +328,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
                    unsigned index)
 {
     HvsState *s = fex->priv;
-    int err = 0;
 
     if (ref->bpc != s->bpc || dist->bpc != s->bpc || ref->w[0] != s->w[0] ||
         ref->h[0] != s->h[0] || dist->w[0] != s->w[0] || dist->h[0] != s->h[0]) {
@@ -336,9 +337,41 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
         return -EINVAL;
     }
 
+    float acc[3];
+    int32_t count[3];
+    for (unsigned p = 0; p < 3; p++)
+        acc[p] = plane_sum(s, ref, dist, p, &count[p]);
+    return psnr_hvs_conclude(fex, acc, count, index);
+}
+
+void psnr_hvs_blocks(const VmafFex *fex, unsigned p, unsigned *w, unsigned *nbx,
+                     unsigned *nby)
+{
+    const HvsState *s = fex->priv;
+    *w = s->w[p];
+    /* Blocks at x = 0, 7, 14, ... while x + 7 < w (init: w, h >= 8). */
+    *nbx = (s->w[p] - HVS_BLOCK) / HVS_STEP + 1;
+    *nby = (s->h[p] - HVS_BLOCK) / HVS_STEP + 1;
+}
+
+void psnr_hvs_tables(const VmafFex *fex, unsigned p, float csf_mask[128])
+{
+    const HvsState *s = fex->priv;
+    const float *csf = plane_csf(p);
+    for (int k = 0; k < 64; k++) {
+        csf_mask[k] = csf[k];
+        csf_mask[64 + k] = s->mask[p][k];
+    }
+}
+
+int psnr_hvs_conclude(VmafFex *fex, const float acc[3], const int32_t count[3],
+                      unsigned index)
+{
+    const HvsState *s = fex->priv;
     double score[3];
+    int err = 0;
     for (unsigned p = 0; p < 3 && !err; p++) {
-        score[p] = plane_score(s, ref, dist, p);
+        score[p] = hvs_plane_score(acc[p], count[p], (int)s->bpc);
         err = vmaf_fex_emit(fex, output_names[p], to_db(score[p]), index);
     }
     if (err)
@@ -355,4 +388,5 @@ const VmafFeatureExtractor vmaf_fex_psnr_hvs = {
     .priv_size = sizeof(HvsState),
     .flags = 0,
     .provided_features = provided_features,
+    .gpu = VMAF_FEX_GPU_TWIN(vmaf_fex_psnr_hvs_gpu),
 };

@@ -174,10 +174,17 @@ EV_FN float hvs_energy_step(float acc, int32_t c, float mask)
     return FADD(acc, FMUL((float)hvs_mul(c, c), mask));
 }
 
-/** Masking level from the AC energy: sqrt(energy * ratio) / 32 in double, fp32. */
+/**
+ * Masking level from the AC energy: the reference takes sqrt(energy * ratio)
+ * / 32 in double and stores it as float. That is the fp32 root divided by
+ * 32: a double root of a float, rounded to float, is the correctly rounded
+ * fp32 root (53 >= 2 * 24 + 2 bits), and / 32 is exact both ways (the root
+ * of a positive float is at least 2^-75, far from the subnormals). Written
+ * so, it needs no fp64 on a GPU.
+ */
 EV_FN float hvs_masking_level(float energy, float ratio)
 {
-    return (float)DDIV(sqrt((double)FMUL(energy, ratio)), 32.0);
+    return FMUL(FSQRT(FMUL(energy, ratio)), 0.03125f);
 }
 
 /**
@@ -260,6 +267,7 @@ EV_FN float hvs_accumulate(float acc, const float terms[64])
     return acc;
 }
 
+#if EV_F64
 /**
  * The plane's score from the running sum: acc / (float)count, then divided
  * by (float)(maxval^2), maxval = 2^bpc - 1 (an int product), fp32; returned
@@ -272,5 +280,7 @@ EV_FN double hvs_plane_score(float acc, int32_t count, int bpc)
     r = FDIV(r, (float)(maxval * maxval));
     return (double)r;
 }
+
+#endif
 
 #endif

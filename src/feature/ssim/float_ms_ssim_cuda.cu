@@ -13,6 +13,9 @@
 
 #include "fp.h"
 #include "feature/ssim/ssim_arith.h"
+/* float_ssim's box decimation, in the kernel dialect. */
+#include "gpu/ev_kernel.h"
+#include "feature/ssim/float_ssim_kernels.h"
 
 __constant__ float mss_lpf[MS_SSIM_LPF][MS_SSIM_LPF] = MS_SSIM_LPF_INIT;
 __constant__ float mss_win[SSIM_WIN] = SSIM_WIN_TAPS_INIT;

@@ -19,10 +19,12 @@
 
 #include "ssim_arith.h"
 #include "ssim_host.h"
+#include "ssim_gpu.h"
 
 VMAF_GPU_PROGRAM_DECLARE(float_ms_ssim);
-static const VmafGpuProgram program = { "float_ms_ssim", VMAF_GPU_CUDA(float_ms_ssim),
-                                        VMAF_GPU_OPENCL(float_ms_ssim) };
+/* The SSIM room's kernels: MS-SSIM's, and float_ssim's box decimation. */
+const VmafGpuProgram ssim_gpu_program = { "float_ms_ssim", VMAF_GPU_CUDA(float_ms_ssim),
+                                          VMAF_GPU_OPENCL(float_ms_ssim) };
 
 /* The reference's append order: l of every scale, then c, then s. */
 static const char *const lcs_names[3][MS_SSIM_SCALES] = {
@@ -88,7 +90,7 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_alloc(l, &q->hp, hp);
     if (!err) err = vmaf_gpu_alloc(l, &q->terms, g->n_terms * sizeof(double));
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_terms, g->n_terms * sizeof(double));
-    const VmafGpuProgram *fb = &program;
+    const VmafGpuProgram *fb = &ssim_gpu_program;
     if (!err) err = vmaf_gpu_kernel(l, fb, "mss_decimate", &q->k_dec);
     if (!err) err = vmaf_gpu_kernel(l, fb, "mss_hpass", &q->k_h);
     if (!err) err = vmaf_gpu_kernel(l, fb, "mss_stat", &q->k_stat);
@@ -170,7 +172,7 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 }
 
 const VmafFexTwin vmaf_fex_float_ms_ssim_gpu = {
-    .program = &program,
+    .program = &ssim_gpu_program,
     .priv_size = sizeof(MsSsimGpu),
     .lane_size = sizeof(MsSsimLane),
     .init = twin_init,

@@ -16,6 +16,9 @@
 #include "gpu/opencl/ev_opencl.h"
 #include "fp.h"
 #include "feature/ssim/ssim_arith.h"
+/* float_ssim's box decimation, in the kernel dialect. */
+#include "gpu/ev_kernel.h"
+#include "feature/ssim/float_ssim_kernels.h"
 
 constant float mss_lpf[MS_SSIM_LPF][MS_SSIM_LPF] = MS_SSIM_LPF_INIT;
 constant float mss_win[SSIM_WIN] = SSIM_WIN_TAPS_INIT;

@@ -21,6 +21,7 @@
 #include "feature/extractor.h"
 #include "log.h"
 #include "ssim_host.h"
+#include "float_ssim_conclude.h"
 
 typedef struct SsimState {
     /* Options, written by the framework before init. */
@@ -167,7 +168,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
                    unsigned index)
 {
     SsimState *s = fex->priv;
-    int err;
 
     if (ref->w[0] != s->w || ref->h[0] != s->h || dist->w[0] != s->w ||
         dist->h[0] != s->h || ref->bpc != s->bpc || dist->bpc != s->bpc) {
@@ -196,18 +196,32 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
 
     SsimMeans m;
     ssim_engine_means(&s->engine, a, b, (size_t)s->sw, s->sw, s->sh, &m);
+    return float_ssim_emit(fex, &m, index);
+}
 
-    double score = (double)m.ssim;
+void float_ssim_geometry(const VmafFex *fex, int *factor, int *sw, int *sh, bool *in_place)
+{
+    const SsimState *s = fex->priv;
+    *factor = s->factor;
+    *sw = s->sw;
+    *sh = s->sh;
+    *in_place = s->factor > 1 && !s->out_of_place;
+}
+
+int float_ssim_emit(VmafFex *fex, const SsimMeans *m, unsigned index)
+{
+    const SsimState *s = fex->priv;
+    double score = (double)m->ssim;
     if (s->enable_db)
         score = ssim_to_db(score, s->max_db);
 
-    err = vmaf_fex_emit(fex, "float_ssim", score, index);
+    int err = vmaf_fex_emit(fex, "float_ssim", score, index);
     if (!err && s->enable_lcs)
-        err = vmaf_fex_emit(fex, "float_ssim_l", (double)m.l, index);
+        err = vmaf_fex_emit(fex, "float_ssim_l", (double)m->l, index);
     if (!err && s->enable_lcs)
-        err = vmaf_fex_emit(fex, "float_ssim_c", (double)m.c, index);
+        err = vmaf_fex_emit(fex, "float_ssim_c", (double)m->c, index);
     if (!err && s->enable_lcs)
-        err = vmaf_fex_emit(fex, "float_ssim_s", (double)m.s, index);
+        err = vmaf_fex_emit(fex, "float_ssim_s", (double)m->s, index);
     return err;
 }
 
@@ -225,4 +239,5 @@ const VmafFeatureExtractor vmaf_fex_float_ssim = {
     .priv_size = sizeof(SsimState),
     .flags = 0,
     .provided_features = provided_features,
+    .gpu = VMAF_FEX_GPU_TWIN(vmaf_fex_float_ssim_gpu),
 };

@@ -122,13 +122,7 @@ EV_FN float ssim_sigma_prod(float s1, float s2)
  */
 EV_FN float ssim_sqrt(float p)
 {
-#if defined(__CUDA_ARCH__)
-    return __fsqrt_rn(p);
-#elif defined(__OPENCL_C_VERSION__)
-    return ev_fsqrt_rn(p);
-#else
-    return sqrtf(p);
-#endif
+    return FSQRT(p);
 }
 
 /**

@@ -444,6 +444,25 @@ int evl_device_info(int flat_index, EvlDeviceInfo *out)
 }
 
 /* A decimal number of at most 9 digits spanning [s, end); -1 otherwise. */
+int evl_device_default(int *flat_index, char *why, size_t why_len)
+{
+    int count = 0;
+    int err = evl_device_count(&count, why, why_len);
+    if (!err && !count) {
+        set_why(why, why_len, "no OpenCL device");
+        err = -ENODEV;
+    }
+    *flat_index = 0;
+    for (int k = 0; !err && k < count; k++) {
+        EvlDeviceInfo in;
+        if (!evl_device_info(k, &in) && in.is_gpu) {
+            *flat_index = k;
+            break;
+        }
+    }
+    return err;
+}
+
 static int parse_index(const char *s, const char *end)
 {
     if (s == end || end - s > 9) return -1;
@@ -526,21 +545,107 @@ struct VmafGpuKernel {
     VmafGpuKernel *next;    /**< the device's list: released at close */
 };
 
+/*
+ * What every open of one device in one fp64 mode shares in the process: the
+ * context and the built programs (NVIDIA's driver takes about a second per
+ * program build). Opens of the same device and mode take a reference; the
+ * last close releases it. A caller that opens and closes many times (a test,
+ * a batch) keeps one open to keep the builds.
+ */
+typedef struct EvlShared {
+    struct EvlShared *next;
+    cl_device_id device;
+    bool fp64;
+    cl_context ctx;
+    unsigned refs;          /* under shared_lock */
+    pthread_mutex_t lock;   /* the program cache: one build per program */
+    EvlProgram *progs;
+    unsigned n_progs, cap_progs;
+} EvlShared;
+
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static EvlShared *shared_list;
+
 typedef struct EvlDev {
     VmafGpuDev base;        /* first: a VmafGpuDev * is an EvlDev * */
     cl_platform_id platform;
     cl_device_id device;
-    cl_context ctx;
+    EvlShared *sh;
+    cl_context ctx;         /* sh->ctx */
     bool fp64;
     const char *options;
     char name[600];
     uint64_t total;
     atomic_size_t bytes;    /* allocated through alloc, for mem_info */
-    pthread_mutex_t lock;   /* the program cache and the kernel list */
-    EvlProgram *progs;
-    unsigned n_progs, cap_progs;
+    pthread_mutex_t lock;   /* the kernel list */
     VmafGpuKernel *kernels;
 } EvlDev;
+
+static void shared_release(EvlShared *sh)
+{
+    if (!sh) return;
+    pthread_mutex_lock(&shared_lock);
+    const bool last = !--sh->refs;
+    if (last) {
+        EvlShared **pp = &shared_list;
+        while (*pp != sh) pp = &(*pp)->next;
+        *pp = sh->next;
+    }
+    pthread_mutex_unlock(&shared_lock);
+    if (!last) return;
+    for (unsigned i = 0; i < sh->n_progs; i++) EVL_CHECK(driver.clReleaseProgram(sh->progs[i].p));
+    free(sh->progs);
+    if (sh->ctx) EVL_CHECK(driver.clReleaseContext(sh->ctx));
+    pthread_mutex_destroy(&sh->lock);
+    free(sh);
+}
+
+/* The shared state of (device, fp64): a new reference, made on first use. */
+static int shared_get(cl_platform_id platform, cl_device_id device, bool fp64,
+                      EvlShared **out, cl_int *cl_err)
+{
+    *out = NULL;
+    *cl_err = EVL_CL_SUCCESS;
+    pthread_mutex_lock(&shared_lock);
+    EvlShared *sh = shared_list;
+    while (sh && !(sh->device == device && sh->fp64 == fp64)) sh = sh->next;
+    if (sh) {
+        sh->refs++;
+        pthread_mutex_unlock(&shared_lock);
+        *out = sh;
+        return 0;
+    }
+    int err = -ENOMEM;
+    sh = calloc(1, sizeof(*sh));
+    if (sh && pthread_mutex_init(&sh->lock, NULL)) {
+        free(sh);
+        sh = NULL;
+    }
+    if (sh) {
+        sh->device = device;
+        sh->fp64 = fp64;
+        sh->refs = 1;
+        const cl_context_properties props[] = {
+            EVL_CL_CONTEXT_PLATFORM, (cl_context_properties)platform, 0
+        };
+        cl_int r = EVL_CL_SUCCESS;
+        sh->ctx = driver.clCreateContext(props, 1, &device, NULL, NULL, &r);
+        err = EVL_CHECK_AS(r, "clCreateContext(props, 1, &device, NULL, NULL, &r)");
+        if (!err && !sh->ctx) err = -EIO;
+        *cl_err = r;
+        if (err) {
+            pthread_mutex_destroy(&sh->lock);
+            free(sh);
+            sh = NULL;
+        } else {
+            sh->next = shared_list;
+            shared_list = sh;
+        }
+    }
+    pthread_mutex_unlock(&shared_lock);
+    *out = sh;
+    return err;
+}
 
 /*
  * Uploads go through a staging area per queue: a buffer made with
@@ -582,9 +687,7 @@ static void dev_close(VmafGpuDev *dev)
         EVL_CHECK(driver.clReleaseKernel(k->k));
         free(k);
     }
-    for (unsigned i = 0; i < d->n_progs; i++) EVL_CHECK(driver.clReleaseProgram(d->progs[i].p));
-    free(d->progs);
-    if (d->ctx) EVL_CHECK(driver.clReleaseContext(d->ctx));
+    shared_release(d->sh);
     pthread_mutex_destroy(&d->lock);
     free(d);
 }
@@ -629,15 +732,10 @@ int evl_device_open(VmafGpuDev **out, int flat_index, int fp64_mode, char *why,
     d->total = info.global_mem;
     atomic_init(&d->bytes, 0);
     snprintf(d->name, sizeof(d->name), "%s (OpenCL, %s)", info.name, info.platform);
-    const cl_context_properties props[] = {
-        EVL_CL_CONTEXT_PLATFORM, (cl_context_properties)e.platform, 0
-    };
     cl_int r = EVL_CL_SUCCESS;
-    d->ctx = driver.clCreateContext(props, 1, &e.device, NULL, NULL, &r);
-    err = EVL_CHECK_AS(r, "clCreateContext(props, 1, &e.device, NULL, NULL, &r)");
-    if (!err && !d->ctx) err = -EIO;
+    err = shared_get(e.platform, e.device, d->fp64, &d->sh, &r);
+    if (!err) d->ctx = d->sh->ctx;
     if (err) {
-        d->ctx = NULL;
         set_why(why, why_len, "OpenCL device %d (%s) cannot be opened: clCreateContext "
                 "failed with %s", flat_index, info.name, evl_error_name(r));
         dev_close(&d->base);
@@ -960,21 +1058,25 @@ static void log_build_log(const EvlDev *d, cl_program p, const char *prog_name)
     free(text);
 }
 
-/* The device's built program for `prog`: built on first use. Call under d->lock. */
+/*
+ * The built program for `prog` on d's device and mode: built on first use
+ * in the process (EvlShared). Call under d->sh->lock.
+ */
 static int program_get(EvlDev *d, const VmafGpuProgram *prog, cl_program *out)
 {
-    for (unsigned i = 0; i < d->n_progs; i++) {
-        if (d->progs[i].prog == prog) {
-            *out = d->progs[i].p;
+    EvlShared *sh = d->sh;
+    for (unsigned i = 0; i < sh->n_progs; i++) {
+        if (sh->progs[i].prog == prog) {
+            *out = sh->progs[i].p;
             return 0;
         }
     }
-    if (d->n_progs == d->cap_progs) {
-        const unsigned cap = d->cap_progs ? 2 * d->cap_progs : 16;
-        EvlProgram *np = realloc(d->progs, cap * sizeof(*np));
+    if (sh->n_progs == sh->cap_progs) {
+        const unsigned cap = sh->cap_progs ? 2 * sh->cap_progs : 16;
+        EvlProgram *np = realloc(sh->progs, cap * sizeof(*np));
         if (!np) return -ENOMEM;
-        d->progs = np;
-        d->cap_progs = cap;
+        sh->progs = np;
+        sh->cap_progs = cap;
     }
     const char *name = prog->name ? prog->name : "unnamed";
     const char *src = prog->opencl;
@@ -997,7 +1099,7 @@ static int program_get(EvlDev *d, const VmafGpuProgram *prog, cl_program *out)
         EVL_CHECK(driver.clReleaseProgram(p));
         return err;
     }
-    d->progs[d->n_progs++] = (EvlProgram){ prog, p };
+    sh->progs[sh->n_progs++] = (EvlProgram){ prog, p };
     *out = p;
     return 0;
 }
@@ -1014,9 +1116,11 @@ static int kernel_get(VmafGpuDev *dev, const VmafGpuProgram *prog, const char *n
     snprintf(k->name, sizeof(k->name), "%s", name);
     /* Held while building: a second thread asking for the same program
      * waits for the first build instead of building it again. */
-    pthread_mutex_lock(&d->lock);
+    pthread_mutex_lock(&d->sh->lock);
     cl_program p = NULL;
     int err = program_get(d, prog, &p);
+    pthread_mutex_unlock(&d->sh->lock);
+    pthread_mutex_lock(&d->lock);
     if (!err) {
         cl_int r = EVL_CL_SUCCESS;
         k->k = driver.clCreateKernel(p, name, &r);

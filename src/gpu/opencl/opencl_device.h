@@ -70,6 +70,12 @@ int evl_device_info(int flat_index, EvlDeviceInfo *out);
  */
 int evl_device_parse(const char *spec, int *flat_index);
 
+/**
+ * The default device: the first GPU of any platform; a CPU device (PoCL,
+ * say) only when there is nothing else. -ENODEV with `why` when none.
+ */
+int evl_device_default(int *flat_index, char *why, size_t why_len);
+
 enum { EVL_FP64_AUTO, EVL_FP64_OFF, EVL_FP64_ON };
 
 /**

@@ -1,0 +1,53 @@
+/*
+ * float_moment's kernels, one text for CUDA and OpenCL (gpu/ev_kernel.h;
+ * float_moment_cuda.cu and float_moment_opencl.cl include it, the host side
+ * is float_moment_gpu.c). Each item takes one luma sample of each picture
+ * through moment_arith.h's row functions (a row of one sample) and the
+ * group adds its unit totals to the frame's four: the 1st and 2nd moments
+ * of the reference and of the distorted picture. The totals are integer
+ * sums, so the order of the additions does not matter.
+ */
+#include "fp.h"
+#include "feature/float_moment/moment_arith.h"
+
+/* The host launches groups of MOMENT_GROUP along a row (float_moment_gpu.c). */
+#define MOMENT_GROUP 256
+
+/* Add the group's four totals to total[0..3] (uint64 each). */
+#define MOMENT_GROUP_ADD(s, scratch, total)                                      \
+    for (int c = 0; c < 4; c++) {                                                \
+        const uint64_t t = ev_group_sum_u64(s[c], scratch);                      \
+        if (!ev_local_item() && t) ev_atomic_add_u64(total + 2 * c, t);          \
+    }
+
+/* Totals: ref 1st, dist 1st, ref 2nd, dist 2nd. */
+EV_KERNEL moment_units_u8(EV_BUF(const uint8_t, ref), EV_BUF(const uint8_t, dis), int w,
+                          EV_BUF(uint32_t, total))
+{
+    EV_LOCAL uint64_t scratch[MOMENT_GROUP];
+    const int j = ev_gid(0), i = ev_gid(1);
+    uint64_t s[4] = { 0, 0, 0, 0 };
+    if (j < w) {
+        const size_t o = (size_t)i * (size_t)w + (size_t)j;
+        const uint8_t r = EV_AT(const uint8_t, ref)[o], d = EV_AT(const uint8_t, dis)[o];
+        moment_units_row_u8(&r, 1, &s[0], &s[2]);
+        moment_units_row_u8(&d, 1, &s[1], &s[3]);
+    }
+    MOMENT_GROUP_ADD(s, scratch, EV_AT(uint32_t, total));
+}
+
+/* 10 to 16 bits: the general row function (a square below 2^24 rounds to itself). */
+EV_KERNEL moment_units_u16(EV_BUF(const uint16_t, ref), EV_BUF(const uint16_t, dis), int w,
+                           EV_BUF(uint32_t, total))
+{
+    EV_LOCAL uint64_t scratch[MOMENT_GROUP];
+    const int j = ev_gid(0), i = ev_gid(1);
+    uint64_t s[4] = { 0, 0, 0, 0 };
+    if (j < w) {
+        const size_t o = (size_t)i * (size_t)w + (size_t)j;
+        const uint16_t r = EV_AT(const uint16_t, ref)[o], d = EV_AT(const uint16_t, dis)[o];
+        moment_units_row_u16(&r, 1, &s[0], &s[2]);
+        moment_units_row_u16(&d, 1, &s[1], &s[3]);
+    }
+    MOMENT_GROUP_ADD(s, scratch, EV_AT(uint32_t, total));
+}

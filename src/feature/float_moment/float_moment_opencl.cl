@@ -1,0 +1,4 @@
+#pragma OPENCL FP_CONTRACT OFF
+/* float_moment's kernels for OpenCL: the dialect's text (float_moment_kernels.h). */
+#include "gpu/ev_kernel.h"
+#include "feature/float_moment/float_moment_kernels.h"

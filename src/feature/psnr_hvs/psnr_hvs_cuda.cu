@@ -1,0 +1,3 @@
+/* psnr_hvs's kernels for CUDA: the dialect's text (psnr_hvs_kernels.h). */
+#include "gpu/ev_kernel.h"
+#include "feature/psnr_hvs/psnr_hvs_kernels.h"
