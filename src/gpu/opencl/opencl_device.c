@@ -566,6 +566,19 @@ typedef struct EvlShared {
 static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
 static EvlShared *shared_list;
 
+/*
+ * Caller memory registered for uploads (the picture pool's buffers): a
+ * buffer made over it with CL_MEM_USE_HOST_PTR, which lets a driver
+ * page-lock it. Uploads from inside such a range are queued straight from
+ * it, without the staging copy; the buffer object itself is never used in
+ * a command.
+ */
+typedef struct EvlPinned {
+    const unsigned char *p;
+    size_t bytes;
+    cl_mem m;
+} EvlPinned;
+
 typedef struct EvlDev {
     VmafGpuDev base;        /* first: a VmafGpuDev * is an EvlDev * */
     cl_platform_id platform;
@@ -577,8 +590,10 @@ typedef struct EvlDev {
     char name[600];
     uint64_t total;
     atomic_size_t bytes;    /* allocated through alloc, for mem_info */
-    pthread_mutex_t lock;   /* the kernel list */
+    pthread_mutex_t lock;   /* the kernel list and the registered ranges */
     VmafGpuKernel *kernels;
+    EvlPinned *pins;
+    unsigned n_pins, cap_pins;
 } EvlDev;
 
 static void shared_release(EvlShared *sh)
@@ -687,6 +702,8 @@ static void dev_close(VmafGpuDev *dev)
         EVL_CHECK(driver.clReleaseKernel(k->k));
         free(k);
     }
+    for (unsigned i = 0; i < d->n_pins; i++) EVL_CHECK(driver.clReleaseMemObject(d->pins[i].m));
+    free(d->pins);
     shared_release(d->sh);
     pthread_mutex_destroy(&d->lock);
     free(d);
@@ -839,16 +856,56 @@ static void host_free(VmafGpuDev *dev, void **p)
 
 static int host_register(VmafGpuDev *dev, void *p, size_t bytes)
 {
-    (void)dev;
-    (void)p;
-    (void)bytes;
+    EvlDev *d = (EvlDev *)dev;
+    if (!p || !bytes) return 0;
+    cl_int r = EVL_CL_SUCCESS;
+    cl_mem m = driver.clCreateBuffer(d->ctx, EVL_CL_MEM_READ_ONLY | EVL_CL_MEM_USE_HOST_PTR,
+                                     bytes, p, &r);
+    /* Not registered: uploads from there stay staged, which is only slower. */
+    if (r != EVL_CL_SUCCESS || !m) return 0;
+    pthread_mutex_lock(&d->lock);
+    if (d->n_pins == d->cap_pins) {
+        const unsigned cap = d->cap_pins ? 2 * d->cap_pins : 16;
+        EvlPinned *np = realloc(d->pins, cap * sizeof(*np));
+        if (!np) {
+            pthread_mutex_unlock(&d->lock);
+            EVL_CHECK(driver.clReleaseMemObject(m));
+            return 0;
+        }
+        d->pins = np;
+        d->cap_pins = cap;
+    }
+    d->pins[d->n_pins++] = (EvlPinned){ p, bytes, m };
+    pthread_mutex_unlock(&d->lock);
     return 0;
 }
 
 static void host_unregister(VmafGpuDev *dev, void *p)
 {
-    (void)dev;
-    (void)p;
+    EvlDev *d = (EvlDev *)dev;
+    cl_mem m = NULL;
+    pthread_mutex_lock(&d->lock);
+    for (unsigned i = 0; i < d->n_pins; i++) {
+        if (d->pins[i].p != p) continue;
+        m = d->pins[i].m;
+        d->pins[i] = d->pins[--d->n_pins];
+        break;
+    }
+    pthread_mutex_unlock(&d->lock);
+    if (m) EVL_CHECK(driver.clReleaseMemObject(m));
+}
+
+/* Whether [src, src + bytes) lies in a registered range. */
+static bool registered(EvlDev *d, const void *src, size_t bytes)
+{
+    const unsigned char *s = src;
+    bool in = false;
+    pthread_mutex_lock(&d->lock);
+    for (unsigned i = 0; i < d->n_pins && !in; i++)
+        in = s >= d->pins[i].p && bytes <= d->pins[i].bytes &&
+             (size_t)(s - d->pins[i].p) <= d->pins[i].bytes - bytes;
+    pthread_mutex_unlock(&d->lock);
+    return in;
 }
 
 /* ---- Queues and events ---- */
@@ -1206,7 +1263,7 @@ static int mem_copy(VmafGpuQueue *q, VmafGpuPtr dst, VmafGpuPtr src, size_t byte
 static int upload(VmafGpuQueue *q, VmafGpuPtr dst, const void *src, size_t bytes)
 {
     if (!bytes) return 0;
-    if (stage_reserve(q, bytes)) {
+    if (!registered(q->d, src, bytes) && stage_reserve(q, bytes)) {
         unsigned char *s = q->stage_p + q->stage_used;
         memcpy(s, src, bytes);
         q->stage_used += (bytes + 63) & ~(size_t)63;
@@ -1220,7 +1277,7 @@ static int upload_2d(VmafGpuQueue *q, VmafGpuPtr dst, const void *src, size_t sp
                      size_t w, size_t h)
 {
     if (!w || !h) return 0;
-    if (stage_reserve(q, w * h)) {
+    if (!registered(q->d, src, spitch * (h - 1) + w) && stage_reserve(q, w * h)) {
         /* Packed into the staging area, then one plain write. */
         unsigned char *s = q->stage_p + q->stage_used;
         for (size_t i = 0; i < h; i++)

@@ -123,6 +123,7 @@ enum {
 
 #define EVL_CL_MEM_READ_WRITE (1ull << 0)
 #define EVL_CL_MEM_READ_ONLY (1ull << 2)
+#define EVL_CL_MEM_USE_HOST_PTR (1ull << 3)
 #define EVL_CL_MEM_ALLOC_HOST_PTR (1ull << 4)
 #define EVL_CL_MAP_WRITE (1ull << 1)
 #define EVL_CL_QUEUE_PROFILING_ENABLE (1ull << 1)
