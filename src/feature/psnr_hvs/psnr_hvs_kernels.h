@@ -55,24 +55,41 @@ HVS_TERMS(hvs_terms_u16, uint16_t)
 
 /*
  * Plane z's running sum over its n[z] terms, which start at terms + off[z]
- * (floats), into acc[z]. Every item of the group takes part in the loads
- * and barriers; item 0 adds.
+ * (floats), into acc[z]. The group loads the next tile while its first
+ * item adds the current one in order (two tiles in turn), so the adds, one
+ * dependent on the other, are all that is left in the way.
  */
 EV_KERNEL hvs_sum(EV_BUF(const float, terms), int off0, int off1, int off2, int n0, int n1,
                   int n2, EV_BUF(float, acc))
 {
-    EV_LOCAL float tile[HVS_SUM_GROUP];
+    EV_LOCAL float tile[2][HVS_SUM_GROUP];
     const int z = ev_grp(2), li = ev_lid(0);
     const int off = z == 0 ? off0 : z == 1 ? off1 : off2;
     const int n = z == 0 ? n0 : z == 1 ? n1 : n2;
     EV_GPTR(const float) src = EV_AT(const float, terms) + off;
     float a = 0.0f;
-    for (int base = 0; base < n; base += HVS_SUM_GROUP) {
-        if (base + li < n) tile[li] = src[base + li];
-        ev_barrier();
+    if (li < n) tile[0][li] = src[li];
+    ev_barrier();
+    for (int base = 0, t = 0; base < n; base += HVS_SUM_GROUP, t ^= 1) {
+        const int next = base + HVS_SUM_GROUP;
+        if (next + li < n) tile[t ^ 1][li] = src[next + li];
         if (li == 0) {
             const int m = n - base < HVS_SUM_GROUP ? n - base : HVS_SUM_GROUP;
-            for (int k = 0; k < m; k++) a = FADD(a, tile[k]);
+            int k = 0;
+            for (; k + 8 <= m; k += 8) {
+                const float t0 = tile[t][k], t1 = tile[t][k + 1], t2 = tile[t][k + 2],
+                            t3 = tile[t][k + 3], t4 = tile[t][k + 4], t5 = tile[t][k + 5],
+                            t6 = tile[t][k + 6], t7 = tile[t][k + 7];
+                a = FADD(a, t0);
+                a = FADD(a, t1);
+                a = FADD(a, t2);
+                a = FADD(a, t3);
+                a = FADD(a, t4);
+                a = FADD(a, t5);
+                a = FADD(a, t6);
+                a = FADD(a, t7);
+            }
+            for (; k < m; k++) a = FADD(a, tile[t][k]);
         }
         ev_barrier();
     }
