@@ -13,10 +13,12 @@
  *   EV_LPTR(T)                    a pointer to it, as a function parameter
  *   ev_gid(d), ev_lid(d), ev_grp(d), ev_lsize(d)   indices, d = 0, 1, 2
  *   ev_barrier()                  group barrier over local memory
- *   ev_group_sum_u64(v, scratch)  integer sum over the group (every item
- *                                 calls it; scratch: one element per item)
+ *   ev_group_sum_u64(v, scratch)  integer sum over the group, wrapping
+ *   ev_group_sum_u32(v, scratch)  (every item calls it; scratch: one element
+ *                                 per item; groups of a multiple of 32 items)
  *   ev_atomic_add_u64(p, v)       *p += v, p an EV_GPTR(uint32_t) of two
  *                                 words (a uint64 total, little-endian)
+ *   ev_atomic_add_u32(p, v)       *p += v (mod 2^32)
  *
  * Launch geometry is the device layer's (gpu/device.h): the global index
  * is group * group size + local index in both languages.
@@ -37,6 +39,11 @@
 #define ev_grp(d) ((int)get_group_id(d))
 #define ev_lsize(d) ((int)get_local_size(d))
 #define ev_barrier() barrier(CLK_LOCAL_MEM_FENCE)
+
+static inline void ev_atomic_add_u32(global uint32_t *p, uint32_t v)
+{
+    atomic_add(p, v);
+}
 
 static inline void ev_atomic_add_u64(global uint32_t *p, uint64_t v)
 {
@@ -63,6 +70,11 @@ static inline void ev_atomic_add_u64(global uint32_t *p, uint64_t v)
 #define ev_lsize(d) EV_IDX_(blockDim, d)
 #define ev_barrier() __syncthreads()
 
+static __device__ __forceinline__ void ev_atomic_add_u32(uint32_t *p, uint32_t v)
+{
+    atomicAdd(p, v);
+}
+
 static __device__ __forceinline__ void ev_atomic_add_u64(uint32_t *p, uint64_t v)
 {
     atomicAdd((unsigned long long *)p, (unsigned long long)v);
@@ -77,26 +89,45 @@ static __device__ __forceinline__ void ev_atomic_add_u64(uint32_t *p, uint64_t v
 #define ev_local_items() (ev_lsize(0) * ev_lsize(1))
 
 /*
- * Sum of v over the group, returned to every item (wrapping at 64 bits, so
- * any tree gives the same total). The first barrier lets a kernel call it
- * several times with one scratch array.
+ * Sum of v over the group, returned to every item (integer, wrapping at the
+ * type's width, so any tree gives the same total). The first barrier lets a
+ * kernel call it several times with one scratch array. CUDA adds within
+ * warps by shuffles first (groups are a multiple of 32 items); OpenCL C 1.2
+ * has no shuffles and adds in local memory.
  */
 #if defined(__CUDACC__)
-static __device__ __forceinline__
-#else
-static inline
-#endif
-uint64_t ev_group_sum_u64(uint64_t v, EV_LPTR(uint64_t) scratch)
-{
-    const int i = ev_local_item(), n = ev_local_items();
-    ev_barrier();
-    scratch[i] = v;
-    ev_barrier();
-    for (int s = 1; s < n; s <<= 1) {
-        if (!(i & (2 * s - 1)) && i + s < n) scratch[i] += scratch[i + s];
-        ev_barrier();
+#define EV_GROUP_SUM(NAME, T)                                                       \
+    static __device__ __forceinline__ T NAME(T v, T *scratch)                      \
+    {                                                                               \
+        const int i = ev_local_item(), n = ev_local_items();                        \
+        for (int o = 16; o > 0; o >>= 1) v += __shfl_down_sync(0xffffffffu, v, o);  \
+        __syncthreads();                                                            \
+        if (!(i & 31)) scratch[i >> 5] = v;                                         \
+        __syncthreads();                                                            \
+        if (i < 32) {                                                               \
+            T t = i < (n + 31) / 32 ? scratch[i] : (T)0;                            \
+            for (int o = 16; o > 0; o >>= 1) t += __shfl_down_sync(0xffffffffu, t, o); \
+            if (!i) scratch[0] = t;                                                 \
+        }                                                                           \
+        __syncthreads();                                                            \
+        return scratch[0];                                                          \
     }
-    return scratch[0];
-}
+#else
+#define EV_GROUP_SUM(NAME, T)                                                       \
+    static inline T NAME(T v, local T *scratch)                                     \
+    {                                                                               \
+        const int i = ev_local_item(), n = ev_local_items();                        \
+        barrier(CLK_LOCAL_MEM_FENCE);                                               \
+        scratch[i] = v;                                                             \
+        barrier(CLK_LOCAL_MEM_FENCE);                                               \
+        for (int s = 1; s < n; s <<= 1) {                                           \
+            if (!(i & (2 * s - 1)) && i + s < n) scratch[i] += scratch[i + s];      \
+            barrier(CLK_LOCAL_MEM_FENCE);                                           \
+        }                                                                           \
+        return scratch[0];                                                          \
+    }
+#endif
+EV_GROUP_SUM(ev_group_sum_u64, uint64_t)
+EV_GROUP_SUM(ev_group_sum_u32, uint32_t)
 
 #endif
