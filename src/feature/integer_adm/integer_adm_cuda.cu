@@ -18,6 +18,7 @@
 #include "fp.h"
 #include "feature/integer_adm/iadm_arith.h"
 #include "feature/integer_adm/iadm_gpu_args.h"
+#include "gpu/cuda/block_add.cuh"
 
 #define IADM_BLOCK 256
 
@@ -28,25 +29,6 @@ typedef struct IadmPlanes {
     int32_t *fa, *ga, *fr, *gr;     /**< masking threshold terms of add / rst */
 } IadmPlanes;
 
-
-/** Add n values of every thread of the block to dst[0..n) (one atomic each). */
-template <int N>
-__device__ __forceinline__ void block_add(unsigned long long v[N], unsigned long long *dst)
-{
-    __shared__ unsigned long long part[IADM_BLOCK / 32][N];
-    for (int o = 16; o > 0; o >>= 1)
-        for (int c = 0; c < N; c++)
-            v[c] += __shfl_down_sync(0xffffffffu, v[c], o);
-    const int warp = threadIdx.x >> 5;
-    if ((threadIdx.x & 31) == 0)
-        for (int c = 0; c < N; c++) part[warp][c] = v[c];
-    __syncthreads();
-    if (threadIdx.x < N) {
-        unsigned long long t = 0;
-        for (int k = 0; k < (int)(blockDim.x >> 5); k++) t += part[k][threadIdx.x];
-        if (t) atomicAdd(&dst[threadIdx.x], t);
-    }
-}
 
 /* ---- DWT ---- */
 
@@ -176,7 +158,7 @@ iadm_den(IadmPlanes pl, IadmScaleArgs a, unsigned long long *rows)
                             : iadm_s123_den(pl.ref_b[b][o], a.den_sq_shift, a.den_cub_add,
                                             a.den_cub_shift);
     }
-    block_add<3>(v, rows + 3 * (size_t)i);
+    block_add<IADM_BLOCK, 3>(v, rows + 3 * (size_t)i);
 }
 
 /* ---- Decoupling and CSF ---- */
@@ -322,5 +304,5 @@ iadm_cm(IadmPlanes pl, IadmScaleArgs a, unsigned long long *rows)
             }
         }
     }
-    block_add<6>(v, rows + 6 * (size_t)i);
+    block_add<IADM_BLOCK, 6>(v, rows + 6 * (size_t)i);
 }

@@ -24,6 +24,7 @@
 #include "fp.h"
 #include "feature/integer_vif/ivif_arith.h"
 #include "feature/integer_vif/ivif_cuda.h"
+#include "gpu/cuda/block_add.cuh"
 
 #define THREADS 256
 /* Statistic tile: TW x TH outputs per block. */
@@ -46,25 +47,6 @@ __device__ __forceinline__ int edge(int i, int n)
 {
     const int r = ivif_reflect(i, n);
     return r < 0 ? 0 : (r >= n ? n - 1 : r);
-}
-
-/** Add n values of every thread of the block to dst[0..n) (one atomic each). */
-template <int N>
-__device__ __forceinline__ void block_add(unsigned long long v[N], unsigned long long *dst)
-{
-    __shared__ unsigned long long part[THREADS / 32][N];
-    for (int o = 16; o > 0; o >>= 1)
-        for (int c = 0; c < N; c++)
-            v[c] += __shfl_down_sync(0xffffffffu, v[c], o);
-    const int warp = threadIdx.x >> 5;
-    if ((threadIdx.x & 31) == 0)
-        for (int c = 0; c < N; c++) part[warp][c] = v[c];
-    __syncthreads();
-    if (threadIdx.x < N) {
-        unsigned long long t = 0;
-        for (int k = 0; k < THREADS / 32; k++) t += part[k][threadIdx.x];
-        if (t) atomicAdd(&dst[threadIdx.x], t);
-    }
 }
 
 /*
@@ -146,7 +128,7 @@ __device__ __forceinline__ void stat(const T *ref, const T *dis, int w, int h,
     sums[IVIF_ACC_DEN_NON_LOG] = (unsigned long long)a.den_non_log;
     for (int e = 0; e < IVIF_MAX_GAIN_LIMITS; e++)
         sums[IVIF_ACC_NUM_LOG + e] = (unsigned long long)num_log[e];
-    block_add<IVIF_ACC>(sums, acc);
+    block_add<THREADS, IVIF_ACC>(sums, acc);
 }
 
 #define STAT_KERNEL(name, T, FW, WIDE)                                                      \
