@@ -300,7 +300,7 @@ static enum ExactvmafBackend test_backend = EXACTVMAF_BACKEND_CUDA;
 static const char *test_backend_name = "cuda";
 /* The metrics with an OpenCL twin so far; the others run on the CPU there. */
 #define OPENCL_TWINS "psnr,float_psnr,motion,vif,float_motion,float_vif,adm,float_adm,float_ms_ssim," \
-                     "float_moment,psnr_hvs,float_ssim"
+                     "float_moment,psnr_hvs,float_ssim,speed_chroma,speed_temporal"
 
 
 static Tally *tally_for(const char *metric)
@@ -375,7 +375,8 @@ static void check_case(Content *c, const char *spec, enum ExactvmafDivision divi
     if (eq) *eq = '\0';
     static const char *const metrics[] = { "float_adm", "float_vif", "float_motion", "adm",
                                            "vif", "motion", "psnr", "float_psnr",
-                                           "float_ms_ssim", "float_moment", "psnr_hvs", "float_ssim" };
+                                           "float_ms_ssim", "float_moment", "psnr_hvs", "float_ssim",
+                                           "speed_chroma", "speed_temporal" };
     const char *metric = metric_buf;
     for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
         if (!strcmp(metrics[i], metric_buf)) metric = metrics[i];
@@ -489,6 +490,21 @@ static const char *const ssim_sets[] = {
     "float_ssim=scale=2:enable_lcs=true",
     "float_ssim=scale=3",
     "float_ssim=scale=5",
+};
+
+static const char *const speed_sets[] = {
+    "speed_chroma",
+    "speed_chroma=speed_prescale=0.5:speed_prescale_method=bilinear",
+    "speed_chroma=speed_weight_var_mode=5:speed_sigma_nn=0.19:speed_nn_floor=0.1",
+    "speed_chroma=speed_prescale=1.5:speed_prescale_method=bicubic",
+    "speed_chroma=speed_prescale=0.75:speed_prescale_method=lanczos4",
+    "speed_chroma=speed_prescale=0.6:speed_prescale_method=nearest",
+    "speed_chroma=speed_kernelscale=2.0",
+    "speed_chroma=speed_kernelscale=0.5:speed_weight_var_mode=3",
+    "speed_temporal",
+    "speed_temporal=speed_use_ref_diff=true",
+    "speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear",
+    "speed_temporal=speed_kernelscale=1.5:speed_sigma_nn=0.19:speed_nn_floor=0.1",
 };
 
 static const char *const hvs_sets[] = {
@@ -762,6 +778,7 @@ int main(int argc, char **argv)
         check_sets(c, moment_sets, N_OF(moment_sets), fl);
         check_sets(c, hvs_sets, N_OF(hvs_sets), fl);
         check_sets(c, ssim_sets, N_OF(ssim_sets), fl);
+        check_sets(c, speed_sets, N_OF(speed_sets), fl);
     }
     /* Generated content: the default sets everywhere, every set on the small ones. */
     for (unsigned i = 0; i < n_gen; i++) {
@@ -785,6 +802,7 @@ int main(int argc, char **argv)
         check_sets(c, moment_sets, N_OF(moment_sets), limit);
         check_sets(c, hvs_sets, N_OF(hvs_sets), limit);
         check_sets(c, ssim_sets, N_OF(ssim_sets), limit);
+        check_sets(c, speed_sets, N_OF(speed_sets), limit);
     }
 
     bool all = true;

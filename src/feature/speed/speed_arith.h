@@ -30,10 +30,13 @@
 /** QR iterations of the eigenvalue search before it gives up. */
 #define SPEED_MAX_QR_ITERS 500
 
-/** Square root of a float taken in double and stored as float (IEEE, exact). */
+/**
+ * Square root of a float as the reference takes it, in double and stored as
+ * float: that is the correctly rounded fp32 root (53 >= 2 * 24 + 2 bits).
+ */
 EV_FN float speed_sqrt(float x)
 {
-    return (float)sqrt((double)x);
+    return FSQRT(x);
 }
 
 /** hypot as the reference writes it: sqrt(x*x + y*y), the sum in fp32. */
@@ -103,16 +106,23 @@ EV_FN float speed_mean(float sum, float count)
 }
 
 /** A sample minus its submatrix mean, both widened to double. */
-EV_FN double speed_centered(float v, float mean)
+EV_FN ev_d speed_centered(float v, float mean)
 {
-    return DSUB((double)v, (double)mean);
+    return D_SUB(D_FROM_F(v), D_FROM_F(mean));
 }
 
 /** One covariance term: acc + cx * cy, double. */
-EV_FN double speed_cov_step(double acc, double cx, double cy)
+EV_FN ev_d speed_cov_step(ev_d acc, ev_d cx, ev_d cy)
 {
-    return DADD(acc, DMUL(cx, cy));
+    return D_ADD(acc, D_MUL(cx, cy));
 }
+
+#if EV_F64 && !defined(__OPENCL_C_VERSION__)
+/*
+ * From here on the host's part (covariance, eigenvalues, linear solve):
+ * binary64 and libm where the reference has them, which no OpenCL kernel
+ * needs.
+ */
 
 /** Covariance from its double sum: sum / count in double, stored as float. */
 EV_FN float speed_cov(double sum, double count)
@@ -446,5 +456,7 @@ EV_FN void speed_block_variances(const float *X, const float *Y, int n, int m, f
         for (int j = 0; j < m; j++)
             s[j] = FADD(s[j], FDIV(FMUL(X[i * m + j], Y[i * m + j]), fn));
 }
+
+#endif /* the host's part */
 
 #endif

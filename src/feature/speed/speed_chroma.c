@@ -11,6 +11,7 @@
 #include "feature/extractor.h"
 #include "log.h"
 #include "speed_core.h"
+#include "speed_gpu.h"
 
 typedef struct SpeedChromaState {
     /* Options, written by the framework before init. */
@@ -217,7 +218,19 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     bool sing_u, sing_v;
     const float u = plane_score(s, ref, dist, 1, &sing_u);
     const float v = plane_score(s, ref, dist, 2, &sing_v);
+    return speed_chroma_emit(fex, u, v, sing_u, sing_v, index);
+}
 
+SpeedCore *speed_chroma_core(VmafFex *fex)
+{
+    SpeedChromaState *s = fex->priv;
+    return &s->core;
+}
+
+int speed_chroma_emit(VmafFex *fex, float u, float v, bool sing_u, bool sing_v,
+                      unsigned index)
+{
+    const SpeedChromaState *s = fex->priv;
     /* A plane whose covariance is singular (e.g. flat) takes the other
      * plane's score for uv; otherwise uv is the mean, (u + v) in fp32
      * divided by 2.0 in double, stored as float. */
@@ -246,4 +259,5 @@ const VmafFeatureExtractor vmaf_fex_speed_chroma = {
     .priv_size = sizeof(SpeedChromaState),
     .flags = 0,
     .provided_features = provided_features,
+    .gpu = VMAF_FEX_GPU_TWIN(vmaf_fex_speed_chroma_gpu),
 };

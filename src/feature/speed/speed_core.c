@@ -543,10 +543,10 @@ static void decimate(SpeedCore *c, const float *s, size_t stride)
         c->dec[k] = speed_sub(c->dec[k], c->blur[k]);
 }
 
-/* The 25 submatrix means and the 25x25 covariance of the decimated image:
- * submatrix k starts at (k / 5, k % 5) and is subh x subw. */
+/* The 25 submatrix means and the 25x25 covariance sums of the decimated
+ * image: submatrix k starts at (k / 5, k % 5) and is subh x subw. */
 SPEED_SIMD_CLONES
-static void covariance(SpeedCore *c)
+static void covariance_sums(SpeedCore *c)
 {
     SpeedLinalg *la = &c->la;
     const int ow = c->ow, subw = c->subw, subh = c->subh;
@@ -591,6 +591,13 @@ static void covariance(SpeedCore *c)
                 la->cov_sum[x][y] = acc[y];
         }
     }
+}
+
+/* The covariance from its sums (those with y <= x are read). */
+static void covariance_finish(SpeedCore *c)
+{
+    SpeedLinalg *la = &c->la;
+    const int subw = c->subw, subh = c->subh;
     const double dcount = (double)((size_t)subw * (size_t)subh);
     for (int x = 0; x < SPEED_N; x++) {
         for (int y = 0; y <= x; y++) {
@@ -622,10 +629,16 @@ void speed_core_estimate(SpeedCore *c, const float *plane, size_t stride,
 
 void speed_core_conclude(SpeedCore *c, SpeedEstimate *out)
 {
+    covariance_sums(c);
+    speed_core_conclude_sums(c, out);
+}
+
+void speed_core_conclude_sums(SpeedCore *c, SpeedEstimate *out)
+{
     SpeedLinalg *la = &c->la;
     const int nb = c->nb;
 
-    covariance(c);
+    covariance_finish(c);
 
     /* Eigenvalues of the covariance. */
     memcpy(la->a, la->cov, sizeof(la->cov));

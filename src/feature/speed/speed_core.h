@@ -142,6 +142,12 @@ void speed_core_estimate(SpeedCore *c, const float *plane, size_t stride,
 void speed_core_conclude(SpeedCore *c, SpeedEstimate *out);
 
 /**
+ * speed_core_conclude() after the covariance sums: a twin that computes
+ * c->dec and c->la.cov_sum[x][y] (y <= x) on its device calls this.
+ */
+void speed_core_conclude_sums(SpeedCore *c, SpeedEstimate *out);
+
+/**
  * The score of the ref/dis estimates: 0 when exactly one is singular,
  * else the mean over blocks of |ref - dis| weighted entropies.
  * *singular is set when either one is.

@@ -23,6 +23,7 @@
 #include "feature/extractor.h"
 #include "log.h"
 #include "speed_core.h"
+#include "speed_gpu.h"
 
 typedef struct SpeedTemporalState {
     /* Options, written by the framework before init. */
@@ -223,7 +224,7 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     speed_core_load(&s->core, ref, 0, s->ref[cur], s->stride);
     speed_core_load(&s->core, dist, 0, s->dis[cur], s->stride);
     if (index == 0)
-        return vmaf_fex_emit(fex, NAME_TEMPORAL, 0.0, index);
+        return speed_temporal_emit(fex, 0.0f, index);
 
     /* previous - current; the distorted previous frame against the
      * reference's current one with speed_use_ref_diff. */
@@ -233,7 +234,18 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     speed_core_estimate(&s->core, s->dref, s->stride, &s->core.ref);
     speed_core_estimate(&s->core, s->ddis, s->stride, &s->core.dis);
     bool singular;
-    const float score = speed_core_score(&s->core, &singular);
+    return speed_temporal_emit(fex, speed_core_score(&s->core, &singular), index);
+}
+
+SpeedCore *speed_temporal_core(VmafFex *fex, bool *use_ref_diff)
+{
+    SpeedTemporalState *s = fex->priv;
+    *use_ref_diff = s->speed_use_ref_diff;
+    return &s->core;
+}
+
+int speed_temporal_emit(VmafFex *fex, float score, unsigned index)
+{
     return vmaf_fex_emit(fex, NAME_TEMPORAL, (double)score, index);
 }
 
@@ -246,4 +258,5 @@ const VmafFeatureExtractor vmaf_fex_speed_temporal = {
     .priv_size = sizeof(SpeedTemporalState),
     .flags = VMAF_FEX_TEMPORAL,
     .provided_features = provided_features,
+    .gpu = VMAF_FEX_GPU_TWIN(vmaf_fex_speed_temporal_gpu),
 };

@@ -1,0 +1,3 @@
+/* SpEED's kernels for CUDA: the dialect's text (speed_kernels.h). */
+#include "gpu/ev_kernel.h"
+#include "feature/speed/speed_kernels.h"

@@ -1,0 +1,330 @@
+/*
+ * SpEED's GPU twins, speed_chroma and speed_temporal (one kernel text for
+ * CUDA and OpenCL, speed_kernels.h): host side, in the GPU frame pipeline.
+ * Per frame the kernels take each plane SpEED estimates (speed_chroma: U
+ * and V of the reference and of the distorted picture; speed_temporal: the
+ * previous minus the current luma of each) through the prescale, the
+ * anti-alias filter and decimation, the local-mean removal, the submatrix
+ * means and the covariance sums; the decimated planes and the sums come
+ * back and the CPU path's speed_core_conclude_sums() (eigenvalues, linear
+ * solve, libm entropies) and speed_core_score() finish the frame, emitted
+ * by the CPU path's functions.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "feature/extractor.h"
+#include "gpu/pipeline.h"
+#include "log.h"
+
+#include "speed_core.h"
+#include "speed_gpu.h"
+
+VMAF_GPU_PROGRAM_DECLARE(speed);
+static const VmafGpuProgram program = { "speed", VMAF_GPU_CUDA(speed), VMAF_GPU_OPENCL(speed) };
+
+/* U ref, U dist, V ref, V dist. */
+#define SPEED_PICS 4
+
+typedef struct SpeedGpu {
+    int w, h, sw, sh, ow, oh, subw, subh;
+    bool scaled;
+    bool use_ref_diff;      /**< speed_temporal's option */
+    unsigned next_index;    /**< speed_temporal: frames come in order */
+} SpeedGpu;
+
+/** One frame in flight. */
+typedef struct SpeedLane {
+    VmafGpuPtr aa, lm, xi, xw, yi, yw;     /**< filters and prescale tables */
+    VmafGpuPtr spl, vert, dec, tmp, mean;  /**< scratch, reused plane after plane */
+    VmafGpuPtr out[SPEED_PICS], cov[SPEED_PICS];
+    VmafGpuPtr cur[2];                     /**< speed_temporal: this frame's luma, ref and dist */
+    VmafGpuPtr diff;                       /**< speed_temporal: previous - current */
+    float *h_out[SPEED_PICS];
+    ev_d *h_cov[SPEED_PICS];
+    VmafGpuKernel *k_pre, *k_v, *k_h, *k_mean, *k_cov, *k_diff;
+} SpeedLane;
+
+/* The instance's estimator: speed_chroma's or speed_temporal's. */
+static SpeedCore *core_of(VmafFex *fex)
+{
+    bool urd;
+    return fex->desc->gpu == &vmaf_fex_speed_chroma_gpu ? speed_chroma_core(fex)
+                                                        : speed_temporal_core(fex, &urd);
+}
+
+static void geometry(SpeedGpu *g, const SpeedCore *c)
+{
+    g->w = c->w;
+    g->h = c->h;
+    g->sw = c->sw;
+    g->sh = c->sh;
+    g->ow = c->ow;
+    g->oh = c->oh;
+    g->subw = c->subw;
+    g->subh = c->subh;
+    g->scaled = c->scaled;
+}
+
+static int chroma_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                       unsigned w, unsigned h)
+{
+    SpeedGpu *g = fex->twin_priv;
+    (void)pix_fmt;
+    (void)bpc;
+    (void)w;
+    (void)h;
+    geometry(g, speed_chroma_core(fex));
+    int err = vmaf_gpu_use_float(fex->env.gpu, 3, 1, SPEED_OFFSET);
+    if (!err) err = vmaf_gpu_use_float(fex->env.gpu, 3, 2, SPEED_OFFSET);
+    return err;
+}
+
+static int temporal_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                         unsigned w, unsigned h)
+{
+    SpeedGpu *g = fex->twin_priv;
+    (void)pix_fmt;
+    (void)bpc;
+    (void)w;
+    (void)h;
+    geometry(g, speed_temporal_core(fex, &g->use_ref_diff));
+    g->next_index = 0;
+    vmaf_gpu_use_history(fex->env.gpu, 1);
+    return vmaf_gpu_use_float(fex->env.gpu, 3, 0, SPEED_OFFSET);
+}
+
+static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
+{
+    const SpeedGpu *g = fex->twin_priv;
+    const SpeedCore *c = core_of(fex);
+    const bool temporal = fex->desc->gpu == &vmaf_fex_speed_temporal_gpu;
+    SpeedLane *q = lp;
+    const size_t dec = (size_t)g->ow * g->oh;
+    int err = vmaf_gpu_const(l, &q->aa, c->aa, sizeof(float) * (size_t)c->aa_n);
+    if (!err) err = vmaf_gpu_const(l, &q->lm, c->lm, sizeof(float) * (size_t)c->lm_n);
+    if (!err && g->scaled) {
+        err = vmaf_gpu_const(l, &q->xi, c->ax.idx, sizeof(int) * (size_t)g->sw * c->ax.taps);
+        if (!err)
+            err = vmaf_gpu_const(l, &q->xw, c->ax.wt, sizeof(float) * (size_t)g->sw * c->ax.taps);
+        if (!err)
+            err = vmaf_gpu_const(l, &q->yi, c->ay.idx, sizeof(int) * (size_t)g->sh * c->ay.taps);
+        if (!err)
+            err = vmaf_gpu_const(l, &q->yw, c->ay.wt, sizeof(float) * (size_t)g->sh * c->ay.taps);
+        if (!err) err = vmaf_gpu_alloc(l, &q->spl, sizeof(float) * (size_t)g->sw * g->sh);
+    }
+    if (!err) err = vmaf_gpu_alloc(l, &q->vert, sizeof(float) * (size_t)g->sw * g->oh);
+    if (!err) err = vmaf_gpu_alloc(l, &q->dec, sizeof(float) * dec);
+    if (!err) err = vmaf_gpu_alloc(l, &q->tmp, sizeof(float) * dec);
+    if (!err) err = vmaf_gpu_alloc(l, &q->mean, sizeof(float) * SPEED_N);
+    for (int e = 0; e < SPEED_PICS && !err; e++) {
+        err = vmaf_gpu_alloc(l, &q->out[e], sizeof(float) * dec);
+        if (!err) err = vmaf_gpu_alloc(l, &q->cov[e], sizeof(ev_d) * SPEED_N * SPEED_N);
+        if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_out[e], sizeof(float) * dec);
+        if (!err)
+            err = vmaf_gpu_alloc_host(l, (void **)&q->h_cov[e], sizeof(ev_d) * SPEED_N * SPEED_N);
+    }
+    if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_prescale", &q->k_pre);
+    if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_vtaps", &q->k_v);
+    if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_htaps", &q->k_h);
+    if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_means", &q->k_mean);
+    if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_cov", &q->k_cov);
+    if (temporal) {
+        /* cur: the pipeline's float planes' pitch; diff: compact. */
+        const size_t plane = sizeof(float) * vmaf_gpu_pitch_floats((unsigned)g->w) * g->h;
+        for (int i = 0; i < 2 && !err; i++) err = vmaf_gpu_alloc(l, &q->cur[i], plane);
+        if (!err) err = vmaf_gpu_alloc(l, &q->diff, sizeof(float) * (size_t)g->w * g->h);
+        if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_diff", &q->k_diff);
+    }
+    return err;
+}
+
+/* One picture's plane: the kernels up to the covariance sums, into out[e] and cov[e]. */
+static int estimate(const SpeedGpu *g, const SpeedCore *c, SpeedLane *q, VmafGpuLane *l,
+                    VmafGpuPtr plane, int pitch, int e)
+{
+    int err = 0;
+    VmafGpuPtr src = plane;
+    int sp = pitch;
+    if (g->scaled) {
+        int method = (int)c->method, sw = g->sw, sh = g->sh, xt = c->ax.taps, yt = c->ay.taps;
+        VmafGpuArg a[] = { VMAF_GPU_ARG(plane), VMAF_GPU_ARG(pitch), VMAF_GPU_ARG(method),
+                           VMAF_GPU_ARG(sw),    VMAF_GPU_ARG(sh),    VMAF_GPU_ARG(q->xi),
+                           VMAF_GPU_ARG(q->xw), VMAF_GPU_ARG(xt),    VMAF_GPU_ARG(q->yi),
+                           VMAF_GPU_ARG(q->yw), VMAF_GPU_ARG(yt),    VMAF_GPU_ARG(q->spl) };
+        err = vmaf_gpu_launch(l, q->k_pre, (unsigned)sw, (unsigned)sh, 1, 32, 8, a);
+        src = q->spl;
+        sp = g->sw;
+    }
+    /* Anti-alias filter at rows 16i (all columns), then at columns 16j. */
+    int sw = g->sw, sh = g->sh, n = c->aa_n, sixteen = 16, one = 1, ow = g->ow, oh = g->oh;
+    int no = 0, yes = 1;
+    VmafGpuArg va[] = { VMAF_GPU_ARG(src), VMAF_GPU_ARG(sp),    VMAF_GPU_ARG(sw),
+                        VMAF_GPU_ARG(sh),  VMAF_GPU_ARG(q->aa), VMAF_GPU_ARG(n),
+                        VMAF_GPU_ARG(sixteen), VMAF_GPU_ARG(oh), VMAF_GPU_ARG(q->vert) };
+    if (!err) err = vmaf_gpu_launch(l, q->k_v, (unsigned)sw, (unsigned)oh, 1, 32, 8, va);
+    VmafGpuArg ha[] = { VMAF_GPU_ARG(q->vert), VMAF_GPU_ARG(sw), VMAF_GPU_ARG(q->aa),
+                        VMAF_GPU_ARG(n),       VMAF_GPU_ARG(sixteen), VMAF_GPU_ARG(ow),
+                        VMAF_GPU_ARG(oh),      VMAF_GPU_ARG(q->dec), VMAF_GPU_ARG(no),
+                        VMAF_GPU_ARG(q->dec) };
+    if (!err) err = vmaf_gpu_launch(l, q->k_h, (unsigned)ow, (unsigned)oh, 1, 32, 8, ha);
+    /* Local mean: vertical then horizontal taps, subtracted. */
+    int ln = c->lm_n;
+    VmafGpuArg lva[] = { VMAF_GPU_ARG(q->dec), VMAF_GPU_ARG(ow),    VMAF_GPU_ARG(ow),
+                         VMAF_GPU_ARG(oh),     VMAF_GPU_ARG(q->lm), VMAF_GPU_ARG(ln),
+                         VMAF_GPU_ARG(one),    VMAF_GPU_ARG(oh),    VMAF_GPU_ARG(q->tmp) };
+    if (!err) err = vmaf_gpu_launch(l, q->k_v, (unsigned)ow, (unsigned)oh, 1, 32, 8, lva);
+    VmafGpuArg lha[] = { VMAF_GPU_ARG(q->tmp), VMAF_GPU_ARG(ow), VMAF_GPU_ARG(q->lm),
+                         VMAF_GPU_ARG(ln),     VMAF_GPU_ARG(one), VMAF_GPU_ARG(ow),
+                         VMAF_GPU_ARG(oh),     VMAF_GPU_ARG(q->dec), VMAF_GPU_ARG(yes),
+                         VMAF_GPU_ARG(q->out[e]) };
+    if (!err) err = vmaf_gpu_launch(l, q->k_h, (unsigned)ow, (unsigned)oh, 1, 32, 8, lha);
+    /* Means, then the covariance sums: one serial chain per item. */
+    int subw = g->subw, subh = g->subh;
+    VmafGpuArg ma[] = { VMAF_GPU_ARG(q->out[e]), VMAF_GPU_ARG(ow), VMAF_GPU_ARG(subw),
+                        VMAF_GPU_ARG(subh), VMAF_GPU_ARG(q->mean) };
+    if (!err) err = vmaf_gpu_launch(l, q->k_mean, 32, 1, 1, 32, 1, ma);
+    VmafGpuArg ca[] = { VMAF_GPU_ARG(q->out[e]), VMAF_GPU_ARG(ow),      VMAF_GPU_ARG(subw),
+                        VMAF_GPU_ARG(subh),      VMAF_GPU_ARG(q->mean), VMAF_GPU_ARG(q->cov[e]) };
+    if (!err) err = vmaf_gpu_launch(l, q->k_cov, SPEED_N * SPEED_N, 1, 1, 64, 1, ca);
+    if (!err)
+        err = vmaf_gpu_download(l, q->h_out[e], q->out[e], sizeof(float) * (size_t)ow * oh);
+    if (!err)
+        err = vmaf_gpu_download(l, q->h_cov[e], q->cov[e], sizeof(ev_d) * SPEED_N * SPEED_N);
+    return err;
+}
+
+static int chroma_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
+{
+    const SpeedGpu *g = fex->twin_priv;
+    const SpeedCore *c = speed_chroma_core(fex);
+    SpeedLane *q = lp;
+    int err = 0;
+    for (int e = 0; e < SPEED_PICS && !err; e++) {
+        VmafGpuPtr plane;
+        size_t pitch;
+        err = vmaf_gpu_plane_float(fr, e & 1 ? VMAF_GPU_DIST : VMAF_GPU_REF, 1 + (unsigned)e / 2,
+                                   SPEED_OFFSET, &plane, &pitch);
+        if (!err) err = estimate(g, c, q, fr->lane, plane, (int)pitch, e);
+    }
+    return err;
+}
+
+/* Picture e's estimate from what came back, by the CPU path's host steps. */
+static void finish(SpeedCore *c, const SpeedLane *q, int e, SpeedEstimate *out)
+{
+    memcpy(c->dec, q->h_out[e], sizeof(float) * (size_t)c->ow * c->oh);
+    for (int x = 0; x < SPEED_N; x++)
+        for (int y = 0; y <= x; y++) c->la.cov_sum[x][y] = q->h_cov[e][x * SPEED_N + y];
+    speed_core_conclude_sums(c, out);
+}
+
+static int chroma_conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
+{
+    SpeedCore *c = speed_chroma_core(fex);
+    const SpeedLane *q = lp;
+    bool sing[2];
+    float score[2];
+    for (int p = 0; p < 2; p++) {
+        finish(c, q, 2 * p, &c->ref);
+        finish(c, q, 2 * p + 1, &c->dis);
+        score[p] = speed_core_score(c, &sing[p]);
+    }
+    return speed_chroma_emit(fex, score[0], score[1], sing[0], sing[1], fr->index);
+}
+
+const VmafFexTwin vmaf_fex_speed_chroma_gpu = {
+    .program = &program,
+    .priv_size = sizeof(SpeedGpu),
+    .lane_size = sizeof(SpeedLane),
+    .init = chroma_init,
+    .lane_init = lane_init,
+    .enqueue = chroma_enqueue,
+    .conclude = chroma_conclude,
+};
+
+/* out = a - b over w x h (a, b: ap, bp floats per row; out compact). */
+static int diff(const SpeedGpu *g, const SpeedLane *q, VmafGpuLane *l, VmafGpuPtr a, int ap,
+                VmafGpuPtr b, int bp, VmafGpuPtr out)
+{
+    int w = g->w, h = g->h;
+    VmafGpuArg a_[] = { VMAF_GPU_ARG(a), VMAF_GPU_ARG(ap), VMAF_GPU_ARG(b), VMAF_GPU_ARG(bp),
+                        VMAF_GPU_ARG(w), VMAF_GPU_ARG(h),  VMAF_GPU_ARG(out) };
+    return vmaf_gpu_launch(l, q->k_diff, (unsigned)w, (unsigned)h, 1, 32, 8, a_);
+}
+
+/*
+ * speed_temporal: this frame's luma (ref, dist) is kept in the lane for the
+ * next frame; the previous frame's comes from its lane, or, at the start of
+ * a device's block of frames, from the pictures the pipeline primed.
+ */
+static int temporal_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
+{
+    SpeedGpu *g = fex->twin_priv;
+    bool urd;
+    const SpeedCore *c = speed_temporal_core(fex, &urd);
+    SpeedLane *q = lp;
+    VmafGpuLane *l = fr->lane;
+    if (fr->index != g->next_index) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "speed_temporal: got frame %u, expected frame %u (frames must come in order)",
+                 fr->index, g->next_index);
+        return -EINVAL;
+    }
+    g->next_index++;
+    const size_t fp = vmaf_gpu_pitch_floats((unsigned)g->w);
+    int err = 0;
+    for (int i = 0; i < 2 && !err; i++) {
+        VmafGpuPtr cur;
+        size_t pitch;
+        err = vmaf_gpu_plane_float(fr, i ? VMAF_GPU_DIST : VMAF_GPU_REF, 0, SPEED_OFFSET, &cur,
+                                   &pitch);
+        if (!err && pitch != fp) err = -EINVAL;
+        /* Kept for the next frame: the lane's float planes are reused. */
+        if (!err) err = vmaf_gpu_copy(l, q->cur[i], cur, sizeof(float) * fp * (size_t)g->h);
+    }
+    if (err || !fr->index) return err;
+    const SpeedLane *pq = vmaf_gpu_prev(fex, fr, 1);
+    VmafGpuPtr prev[2];
+    int pp[2] = { (int)fp, (int)fp };
+    for (int i = 0; i < 2 && !err; i++) {
+        if (pq) {
+            prev[i] = pq->cur[i];
+        } else {
+            size_t p;
+            err = vmaf_gpu_primed_float(fr, 1, i ? VMAF_GPU_DIST : VMAF_GPU_REF, 0, SPEED_OFFSET,
+                                        &prev[i], &p);
+            pp[i] = (int)p;
+        }
+    }
+    for (int i = 0; i < 2 && !err; i++) {
+        /* previous - current; the distorted previous frame against the
+         * reference's current one with speed_use_ref_diff. */
+        const int ci = i && !g->use_ref_diff ? 1 : 0;
+        err = diff(g, q, l, prev[i], pp[i], q->cur[ci], (int)fp, q->diff);
+        if (!err) err = estimate(g, c, q, l, q->diff, g->w, i);
+    }
+    return err;
+}
+
+static int temporal_conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
+{
+    bool urd;
+    SpeedCore *c = speed_temporal_core(fex, &urd);
+    const SpeedLane *q = lp;
+    if (!fr->index) return speed_temporal_emit(fex, 0.0f, fr->index);
+    finish(c, q, 0, &c->ref);
+    finish(c, q, 1, &c->dis);
+    bool singular;
+    return speed_temporal_emit(fex, speed_core_score(c, &singular), fr->index);
+}
+
+const VmafFexTwin vmaf_fex_speed_temporal_gpu = {
+    .program = &program,
+    .priv_size = sizeof(SpeedGpu),
+    .lane_size = sizeof(SpeedLane),
+    .init = temporal_init,
+    .lane_init = lane_init,
+    .enqueue = temporal_enqueue,
+    .conclude = temporal_conclude,
+};
