@@ -20,34 +20,26 @@
         if (!ev_local_item() && t) ev_atomic_add_u64(total + 2 * c, t);          \
     }
 
-/* Totals: ref 1st, dist 1st, ref 2nd, dist 2nd. */
-EV_KERNEL moment_units_u8(EV_BUF(const uint8_t, ref), EV_BUF(const uint8_t, dis), int w,
-                          EV_BUF(uint32_t, total))
-{
-    EV_LOCAL uint64_t scratch[MOMENT_GROUP];
-    const int j = ev_gid(0), i = ev_gid(1);
-    uint64_t s[4] = { 0, 0, 0, 0 };
-    if (j < w) {
-        const size_t o = (size_t)i * (size_t)w + (size_t)j;
-        const uint8_t r = EV_AT(const uint8_t, ref)[o], d = EV_AT(const uint8_t, dis)[o];
-        moment_units_row_u8(&r, 1, &s[0], &s[2]);
-        moment_units_row_u8(&d, 1, &s[1], &s[3]);
+/*
+ * Totals: ref 1st, dist 1st, ref 2nd, dist 2nd. T the sample type, ROW its
+ * row function (10 to 16 bits: the general one, since a square below 2^24
+ * rounds to itself).
+ */
+#define MOMENT_UNITS(NAME, T, ROW)                                                       \
+    EV_KERNEL NAME(EV_BUF(const T, ref), EV_BUF(const T, dis), int w,                    \
+                   EV_BUF(uint32_t, total))                                              \
+    {                                                                                    \
+        EV_LOCAL uint64_t scratch[MOMENT_GROUP];                                         \
+        const int j = ev_gid(0), i = ev_gid(1);                                          \
+        uint64_t s[4] = { 0, 0, 0, 0 };                                                  \
+        if (j < w) {                                                                     \
+            const size_t o = (size_t)i * (size_t)w + (size_t)j;                          \
+            const T r = EV_AT(const T, ref)[o], d = EV_AT(const T, dis)[o];              \
+            ROW(&r, 1, &s[0], &s[2]);                                                    \
+            ROW(&d, 1, &s[1], &s[3]);                                                    \
+        }                                                                                \
+        MOMENT_GROUP_ADD(s, scratch, EV_AT(uint32_t, total));                            \
     }
-    MOMENT_GROUP_ADD(s, scratch, EV_AT(uint32_t, total));
-}
 
-/* 10 to 16 bits: the general row function (a square below 2^24 rounds to itself). */
-EV_KERNEL moment_units_u16(EV_BUF(const uint16_t, ref), EV_BUF(const uint16_t, dis), int w,
-                           EV_BUF(uint32_t, total))
-{
-    EV_LOCAL uint64_t scratch[MOMENT_GROUP];
-    const int j = ev_gid(0), i = ev_gid(1);
-    uint64_t s[4] = { 0, 0, 0, 0 };
-    if (j < w) {
-        const size_t o = (size_t)i * (size_t)w + (size_t)j;
-        const uint16_t r = EV_AT(const uint16_t, ref)[o], d = EV_AT(const uint16_t, dis)[o];
-        moment_units_row_u16(&r, 1, &s[0], &s[2]);
-        moment_units_row_u16(&d, 1, &s[1], &s[3]);
-    }
-    MOMENT_GROUP_ADD(s, scratch, EV_AT(uint32_t, total));
-}
+MOMENT_UNITS(moment_units_u8, uint8_t, moment_units_row_u8)
+MOMENT_UNITS(moment_units_u16, uint16_t, moment_units_row_u16)

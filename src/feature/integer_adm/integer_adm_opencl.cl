@@ -25,8 +25,7 @@
  * host applies the per-row shifts and concludes.
  */
 #pragma OPENCL FP_CONTRACT OFF
-#include "gpu/opencl/ev_opencl.h"
-#include "gpu/opencl/ev_reduce.h"
+#include "gpu/ev_kernel.h"
 #include "fp.h"
 #include "feature/integer_adm/iadm_arith.h"
 #include "feature/integer_adm/iadm_gpu_args.h"
@@ -208,7 +207,7 @@ kernel void iadm_dwt(EV_BUF(const int, in_ref), EV_BUF(const int, in_dis),
 static void group_add(ulong *v, int nv, local ulong *scratch, global uint *rows)
 {
     for (int k = 0; k < nv; k++) v[k] = ev_group_sum_u64(v[k], scratch + k * IADM_GROUP);
-    if (!ev_local_index())
+    if (!ev_local_item())
         for (int k = 0; k < nv; k++)
             if (v[k]) ev_atomic_add_u64(rows + 2 * k, v[k]);
 }

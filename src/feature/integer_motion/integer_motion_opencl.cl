@@ -8,8 +8,7 @@
  * atomic adds to the row. The host adds the rows in uint64.
  */
 #pragma OPENCL FP_CONTRACT OFF
-#include "gpu/opencl/ev_opencl.h"
-#include "gpu/opencl/ev_reduce.h"
+#include "gpu/ev_kernel.h"
 #include "fp.h"
 #include "feature/integer_motion/imotion_arith.h"
 
@@ -53,5 +52,5 @@ kernel void imotion_horz(EV_BUF(const int, y), int w, int h, EV_BUF(uint, rows))
         v = imotion_abs(imotion_horz_px(t));
     }
     v = ev_group_sum_u32(v, scratch);
-    if (!ev_local_index() && v) atomic_add(&EV_AT(uint, rows)[i], v);
+    if (!ev_local_item() && v) atomic_add(&EV_AT(uint, rows)[i], v);
 }

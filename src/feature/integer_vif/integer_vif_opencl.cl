@@ -23,8 +23,7 @@
  * for both pictures (group z: 0 ref, 1 dis), tiled the same way.
  */
 #pragma OPENCL FP_CONTRACT OFF
-#include "gpu/opencl/ev_opencl.h"
-#include "gpu/opencl/ev_reduce.h"
+#include "gpu/ev_kernel.h"
 #include "fp.h"
 #include "feature/integer_vif/ivif_arith.h"
 #include "feature/integer_vif/ivif_cuda.h"
