@@ -6,9 +6,11 @@
  * (the frames before it still concluded and reported); subsampling; eight
  * contexts in eight threads on one GPU; and device memory too short for
  * the frames in flight asked (a clear error) or not asked (fewer frames in
- * flight). Exits 77 (skipped) without a usable CUDA device.
+ * flight). The same on OpenCL with --backend opencl (every OpenCL twin; the
+ * device memory check is CUDA's). Exits 77 (skipped) without a usable
+ * device of the backend.
  *
- * usage: gpu_pipeline_test [--quick]
+ * usage: gpu_pipeline_test [--quick] [--backend cuda|opencl]
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +27,10 @@
 #include "context.h"
 #include "feature_collector.h"
 #include "gpu/cuda/cuda_backend.h"
+
+/* The backend under test (--backend), and its name in the outputs' "backends". */
+static enum ExactvmafBackend gpu_backend = EXACTVMAF_BACKEND_CUDA;
+static const char *gpu_backend_name = "cuda";
 
 typedef struct Clip {
     unsigned w, h, bpc, frames;
@@ -164,9 +170,9 @@ static int run(const Clip *c, const Run *r, Scores *out)
         }
     }
     const VmafDict *b = vmaf_ctx_backends(vmaf);
-    for (unsigned i = 0; b && r->backend == EXACTVMAF_BACKEND_CUDA && i < b->cnt; i++)
-        CHECK(!strcmp(b->entry[i].val, "cuda"), "%s computed on %s, not cuda", b->entry[i].key,
-              b->entry[i].val);
+    for (unsigned i = 0; b && r->backend != EXACTVMAF_BACKEND_CPU && i < b->cnt; i++)
+        CHECK(!strcmp(b->entry[i].val, gpu_backend_name), "%s computed on %s, not %s",
+              b->entry[i].key, b->entry[i].val, gpu_backend_name);
     vmaf_close(vmaf);
     return out->err;
 }
@@ -214,6 +220,15 @@ static const char *const window_features[] = {
     "motion=motion_five_frame_window=true:debug=true",
     "float_motion=motion_add_scale1=true:debug=true", "vif=debug=true", NULL };
 
+/* A run's backend: the one under test. */
+#define GPU gpu_backend
+
+/* The later twins: the temporal one (speed_temporal) rebuilds its history at
+ * seams from the primed pictures. SpEED needs 80x80 chroma. */
+static const char *const more_features[] = {
+    "speed_temporal", "speed_chroma", "float_ssim", "float_moment", "psnr_hvs",
+    "float_psnr", "float_ms_ssim", NULL };
+
 static void check(const char *what, const Clip *c, const Run *gpu_run)
 {
     Run cpu_run = *gpu_run;
@@ -249,10 +264,33 @@ static void *thread_main(void *arg)
 
 int main(int argc, char **argv)
 {
-    const bool quick = argc > 1 && !strcmp(argv[1], "--quick");
+    bool quick = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) {
+            quick = true;
+        } else if (!strcmp(argv[i], "--backend") && i + 1 < argc &&
+                   !strcmp(argv[i + 1], "opencl")) {
+            gpu_backend = EXACTVMAF_BACKEND_OPENCL;
+            gpu_backend_name = "opencl";
+            i++;
+        } else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cuda")) {
+            i++;
+        } else {
+            fprintf(stderr, "usage: gpu_pipeline_test [--quick] [--backend cuda|opencl]\n");
+            return 2;
+        }
+    }
     int count = 0;
     char why[256] = "";
-    if (evc_device_count(&count, why, sizeof(why)) || !count) {
+    if (gpu_backend == EXACTVMAF_BACKEND_OPENCL) {
+        char line[512] = "";
+        if (exactvmaf_device_describe(EXACTVMAF_BACKEND_OPENCL, 0, line, sizeof(line))) {
+            printf("SKIP: no usable OpenCL device%s%s\n", *line ? ": " : "", line);
+            return 77;
+        }
+        printf("backend %s\n", line);
+        count = 1;
+    } else if (evc_device_count(&count, why, sizeof(why)) || !count) {
         printf("SKIP: no usable CUDA device: %s\n", count ? why : why[0] ? why : "none");
         return 77;
     }
@@ -267,45 +305,49 @@ int main(int argc, char **argv)
             const Clip c = { 64, 48, 8, counts[j], VMAF_PIX_FMT_YUV420P };
             char what[96];
             snprintf(what, sizeof(what), "K=%u, %u frames, vmaf features", k, counts[j]);
-            check(what, &c, &(Run){ EXACTVMAF_BACKEND_CUDA, .fif = k, .features = vmaf_features });
+            check(what, &c, &(Run){ GPU, .fif = k, .features = vmaf_features });
             snprintf(what, sizeof(what), "K=%u, %u frames, float features", k, counts[j]);
             const Clip c10 = { 66, 50, 10, counts[j], VMAF_PIX_FMT_YUV422P };
-            check(what, &c10, &(Run){ EXACTVMAF_BACKEND_CUDA, .fif = k, .features = float_features });
+            check(what, &c10, &(Run){ GPU, .fif = k, .features = float_features });
         }
     }
 
     /* The default K, a larger frame, subsampling, history two frames back. */
     const Clip mid = { 640, 360, 8, 40, VMAF_PIX_FMT_YUV420P };
     check("default K, 640x360, 40 frames", &mid,
-          &(Run){ EXACTVMAF_BACKEND_CUDA, .features = vmaf_features });
+          &(Run){ GPU, .features = vmaf_features });
     check("default K, subsample 3", &mid,
-          &(Run){ EXACTVMAF_BACKEND_CUDA, .subsample = 3, .features = vmaf_features });
+          &(Run){ GPU, .subsample = 3, .features = vmaf_features });
     check("K=3, five-frame window, scale1", &mid,
-          &(Run){ EXACTVMAF_BACKEND_CUDA, .fif = 3, .features = window_features });
+          &(Run){ GPU, .fif = 3, .features = window_features });
     check("VMAF and NEG features, shared VIF pass", &mid,
-          &(Run){ EXACTVMAF_BACKEND_CUDA, .features = neg_features });
+          &(Run){ GPU, .features = neg_features });
     const Clip mid10 = { 642, 362, 10, 12, VMAF_PIX_FMT_YUV420P };
     check("VMAF and NEG features, 10-bit", &mid10,
-          &(Run){ EXACTVMAF_BACKEND_CUDA, .features = neg_features });
+          &(Run){ GPU, .features = neg_features });
 
     /* A bad frame mid-stream: frames before it concluded, reported, equal. */
     const Clip bad = { 96, 64, 8, 30, VMAF_PIX_FMT_YUV420P };
     check("bad frame 17 of 30 (K=4)", &bad,
-          &(Run){ EXACTVMAF_BACKEND_CUDA, .fif = 4, .bad_frame = 17, .features = vmaf_features });
+          &(Run){ GPU, .fif = 4, .bad_frame = 17, .features = vmaf_features });
 
     /* Two pipelines on one device: blocks of frames alternate, seams rebuild history. */
     static const int twice[] = { 0, 0 };
     const Clip seam = { 96, 64, 8, quick ? 100 : 300, VMAF_PIX_FMT_YUV420P };
     check("two pipelines on device 0, vmaf features", &seam,
-          &(Run){ EXACTVMAF_BACKEND_CUDA, twice, 2, .fif = 3, .features = vmaf_features });
+          &(Run){ GPU, twice, 2, .fif = 3, .features = vmaf_features });
     check("two pipelines on device 0, float features", &seam,
-          &(Run){ EXACTVMAF_BACKEND_CUDA, twice, 2, .fif = 2, .features = float_features });
+          &(Run){ GPU, twice, 2, .fif = 2, .features = float_features });
+    const Clip seam2 = { 176, 176, 8, quick ? 100 : 300, VMAF_PIX_FMT_YUV420P };
+    check("K=3, the later twins", &seam2, &(Run){ GPU, .fif = 3, .features = more_features });
+    check("two pipelines on device 0, the later twins", &seam2,
+          &(Run){ GPU, twice, 2, .fif = 2, .features = more_features });
     check("two pipelines on device 0, five-frame window", &seam,
-          &(Run){ EXACTVMAF_BACKEND_CUDA, twice, 2, .fif = 3, .features = window_features });
+          &(Run){ GPU, twice, 2, .fif = 3, .features = window_features });
     if (count > 1) {
         static const int all_gpus[] = { 0, 1 };
         check("devices 0 and 1", &seam,
-              &(Run){ EXACTVMAF_BACKEND_CUDA, all_gpus, 2, .features = vmaf_features });
+              &(Run){ GPU, all_gpus, 2, .features = vmaf_features });
     }
 
     /* Eight contexts in eight threads on one GPU. */
@@ -317,7 +359,7 @@ int main(int argc, char **argv)
         ThreadJob job[8];
         pthread_t th[8];
         for (int t = 0; t < 8; t++) {
-            job[t] = (ThreadJob){ &c, { EXACTVMAF_BACKEND_CUDA, .features = vmaf_features } };
+            job[t] = (ThreadJob){ &c, { GPU, .features = vmaf_features } };
             pthread_create(&th[t], NULL, thread_main, &job[t]);
         }
         for (int t = 0; t < 8; t++) {
@@ -335,15 +377,15 @@ int main(int argc, char **argv)
      * with the float features) do not fit in an H200: asked for, a clear
      * error; not asked for, fewer frames in flight and a result. The size is
      * the largest square float_vif takes (INT_MAX / 16 samples). */
-    if (!quick) {
+    if (!quick && gpu_backend == EXACTVMAF_BACKEND_CUDA) {
         const Clip huge = { 11264, 11264, 8, 2, VMAF_PIX_FMT_YUV420P };
         Scores s;
-        int err = run(&huge, &(Run){ EXACTVMAF_BACKEND_CUDA, .fif = 32,
+        int err = run(&huge, &(Run){ GPU, .fif = 32,
                                      .features = float_features }, &s);
         printf("11264x11264, 32 frames in flight asked: %d (%s)\n", err, strerror(-err));
         CHECK(err == -ENOMEM, "32 huge frames in flight: -ENOMEM expected, got %d", err);
         scores_free(&s);
-        err = run(&huge, &(Run){ EXACTVMAF_BACKEND_CUDA, .features = float_features }, &s);
+        err = run(&huge, &(Run){ GPU, .features = float_features }, &s);
         printf("11264x11264, frames in flight chosen: %d\n", err);
         CHECK(!err, "huge frames with the default K: %d", err);
         scores_free(&s);
