@@ -13,36 +13,32 @@
 /* The host launches groups of PSNR_GROUP along a row (psnr_gpu.c). */
 #define PSNR_GROUP 256
 
-/** 8-bit: rows[i] += squared errors of row i (uint32, wrapping). */
-EV_KERNEL psnr_sse_u8(EV_BUF(const uint8_t, ref), EV_BUF(const uint8_t, dis), int w, int h,
-                      EV_BUF(uint32_t, rows))
-{
-    EV_LOCAL uint32_t scratch[PSNR_GROUP];
-    const int j = ev_gid(0), i = ev_gid(1);
-    uint32_t v = 0;
-    if (j < w) {
-        const size_t o = (size_t)i * (size_t)w + (size_t)j;
-        const uint8_t r = EV_AT(const uint8_t, ref)[o], d = EV_AT(const uint8_t, dis)[o];
-        v = psnr_sse_row_u8(&r, &d, 1);
+/*
+ * One sample's squared error through the row function of its depth: T the
+ * sample type, R the sum's type, SUM its group sum, ADD how the group's sum
+ * reaches `out` (row i's uint32 or the plane's uint64).
+ */
+#define PSNR_SSE(NAME, T, R, ROW, SUM, ADD)                                              \
+    EV_KERNEL NAME(EV_BUF(const T, ref), EV_BUF(const T, dis), int w, int h,             \
+                   EV_BUF(uint32_t, out))                                                \
+    {                                                                                    \
+        EV_LOCAL R scratch[PSNR_GROUP];                                                  \
+        const int j = ev_gid(0), i = ev_gid(1);                                          \
+        R v = 0;                                                                         \
+        if (j < w) {                                                                     \
+            const size_t o = (size_t)i * (size_t)w + (size_t)j;                          \
+            const T r = EV_AT(const T, ref)[o], d = EV_AT(const T, dis)[o];              \
+            v = ROW(&r, &d, 1);                                                          \
+        }                                                                                \
+        v = SUM(v, scratch);                                                             \
+        if (!ev_local_item() && v) ADD(EV_AT(uint32_t, out), i, v);                      \
+        (void)h;                                                                         \
     }
-    v = ev_group_sum_u32(v, scratch);
-    if (!ev_local_item() && v) ev_atomic_add_u32(EV_AT(uint32_t, rows) + i, v);
-    (void)h;
-}
 
-/** 10 to 16 bits: *total += squared errors (uint64). */
-EV_KERNEL psnr_sse_u16(EV_BUF(const uint16_t, ref), EV_BUF(const uint16_t, dis), int w, int h,
-                       EV_BUF(uint32_t, total))
-{
-    EV_LOCAL uint64_t scratch[PSNR_GROUP];
-    const int j = ev_gid(0), i = ev_gid(1);
-    uint64_t v = 0;
-    if (j < w) {
-        const size_t o = (size_t)i * (size_t)w + (size_t)j;
-        const uint16_t r = EV_AT(const uint16_t, ref)[o], d = EV_AT(const uint16_t, dis)[o];
-        v = psnr_sse_row_u16(&r, &d, 1);
-    }
-    v = ev_group_sum_u64(v, scratch);
-    if (!ev_local_item() && v) ev_atomic_add_u64(EV_AT(uint32_t, total), v);
-    (void)h;
-}
+/* 8-bit: out[i] += squared errors of row i (uint32, wrapping). */
+#define PSNR_ROW_ADD(p, i, v) ev_atomic_add_u32((p) + (i), (v))
+/* 10 to 16 bits: the plane's uint64 total += squared errors. */
+#define PSNR_TOTAL_ADD(p, i, v) ev_atomic_add_u64((p), (v))
+
+PSNR_SSE(psnr_sse_u8, uint8_t, uint32_t, psnr_sse_row_u8, ev_group_sum_u32, PSNR_ROW_ADD)
+PSNR_SSE(psnr_sse_u16, uint16_t, uint64_t, psnr_sse_row_u16, ev_group_sum_u64, PSNR_TOTAL_ADD)
