@@ -29,7 +29,6 @@ typedef struct MomentState {
     unsigned bpc;
 } MomentState;
 
-
 /* The reference's list: its one entry is not an output name, and the
  * extractor has no options, so nothing is ever renamed. */
 static const char *const provided_features[] = {

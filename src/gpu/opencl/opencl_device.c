@@ -443,7 +443,6 @@ int evl_device_info(int flat_index, EvlDeviceInfo *out)
     return entry_info(&e, flat_index, out);
 }
 
-/* A decimal number of at most 9 digits spanning [s, end); -1 otherwise. */
 int evl_device_default(int *flat_index, char *why, size_t why_len)
 {
     int count = 0;
@@ -463,6 +462,7 @@ int evl_device_default(int *flat_index, char *why, size_t why_len)
     return err;
 }
 
+/* A decimal number of at most 9 digits spanning [s, end); -1 otherwise. */
 static int parse_index(const char *s, const char *end)
 {
     if (s == end || end - s > 9) return -1;
