@@ -23,12 +23,14 @@
 VMAF_GPU_PROGRAM_DECLARE(speed);
 static const VmafGpuProgram program = { "speed", VMAF_GPU_CUDA(speed), VMAF_GPU_OPENCL(speed) };
 
-/* U ref, U dist, V ref, V dist. */
+/* Pictures estimated per frame: U ref, U dist, V ref, V dist (speed_chroma);
+ * ref and dist differences (speed_temporal). */
 #define SPEED_PICS 4
 
 typedef struct SpeedGpu {
     int w, h, sw, sh, ow, oh, subw, subh;
     bool scaled;
+    int n_pics;             /**< SPEED_PICS or 2 */
     bool use_ref_diff;      /**< speed_temporal's option */
     unsigned next_index;    /**< speed_temporal: frames come in order */
 } SpeedGpu;
@@ -48,13 +50,13 @@ typedef struct SpeedLane {
 /* The instance's estimator: speed_chroma's or speed_temporal's. */
 static SpeedCore *core_of(VmafFex *fex)
 {
-    bool urd;
     return fex->desc->gpu == &vmaf_fex_speed_chroma_gpu ? speed_chroma_core(fex)
-                                                        : speed_temporal_core(fex, &urd);
+                                                        : speed_temporal_core(fex);
 }
 
-static void geometry(SpeedGpu *g, const SpeedCore *c)
+static void geometry(SpeedGpu *g, const SpeedCore *c, int n_pics)
 {
+    g->n_pics = n_pics;
     g->w = c->w;
     g->h = c->h;
     g->sw = c->sw;
@@ -74,7 +76,7 @@ static int chroma_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     (void)bpc;
     (void)w;
     (void)h;
-    geometry(g, speed_chroma_core(fex));
+    geometry(g, speed_chroma_core(fex), SPEED_PICS);
     int err = vmaf_gpu_use_float(fex->env.gpu, 3, 1, SPEED_OFFSET);
     if (!err) err = vmaf_gpu_use_float(fex->env.gpu, 3, 2, SPEED_OFFSET);
     return err;
@@ -88,8 +90,10 @@ static int temporal_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bp
     (void)bpc;
     (void)w;
     (void)h;
-    geometry(g, speed_temporal_core(fex, &g->use_ref_diff));
+    geometry(g, speed_temporal_core(fex), 2);
     g->next_index = 0;
+    int err = vmaf_gpu_opt_bool(fex, "speed_use_ref_diff", &g->use_ref_diff);
+    if (err) return err;
     vmaf_gpu_use_history(fex->env.gpu, 1);
     return vmaf_gpu_use_float(fex->env.gpu, 3, 0, SPEED_OFFSET);
 }
@@ -117,7 +121,7 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_alloc(l, &q->dec, sizeof(float) * dec);
     if (!err) err = vmaf_gpu_alloc(l, &q->tmp, sizeof(float) * dec);
     if (!err) err = vmaf_gpu_alloc(l, &q->mean, sizeof(float) * SPEED_N);
-    for (int e = 0; e < SPEED_PICS && !err; e++) {
+    for (int e = 0; e < g->n_pics && !err; e++) {
         err = vmaf_gpu_alloc(l, &q->out[e], sizeof(float) * dec);
         if (!err) err = vmaf_gpu_alloc(l, &q->cov[e], sizeof(ev_d) * SPEED_N * SPEED_N);
         if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_out[e], sizeof(float) * dec);
@@ -261,8 +265,7 @@ static int diff(const SpeedGpu *g, const SpeedLane *q, VmafGpuLane *l, VmafGpuPt
 static int temporal_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     SpeedGpu *g = fex->twin_priv;
-    bool urd;
-    const SpeedCore *c = speed_temporal_core(fex, &urd);
+    const SpeedCore *c = speed_temporal_core(fex);
     SpeedLane *q = lp;
     VmafGpuLane *l = fr->lane;
     if (fr->index != g->next_index) {
@@ -279,7 +282,11 @@ static int temporal_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
         size_t pitch;
         err = vmaf_gpu_plane_float(fr, i ? VMAF_GPU_DIST : VMAF_GPU_REF, 0, SPEED_OFFSET, &cur,
                                    &pitch);
-        if (!err && pitch != fp) err = -EINVAL;
+        if (!err && pitch != fp) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "speed_temporal: float plane pitch %zu, expected %zu",
+                     pitch, fp);
+            err = -EINVAL;
+        }
         /* Kept for the next frame: the lane's float planes are reused. */
         if (!err) err = vmaf_gpu_copy(l, q->cur[i], cur, sizeof(float) * fp * (size_t)g->h);
     }
@@ -309,8 +316,7 @@ static int temporal_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 
 static int temporal_conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    bool urd;
-    SpeedCore *c = speed_temporal_core(fex, &urd);
+    SpeedCore *c = speed_temporal_core(fex);
     const SpeedLane *q = lp;
     if (!fr->index) return speed_temporal_emit(fex, 0.0f, fr->index);
     finish(c, q, 0, &c->ref);

@@ -18,8 +18,8 @@ SpeedCore *speed_chroma_core(VmafFex *fex);
 int speed_chroma_emit(VmafFex *fex, float u, float v, bool sing_u, bool sing_v,
                       unsigned index);
 
-/** speed_temporal's estimator and its speed_use_ref_diff option. */
-SpeedCore *speed_temporal_core(VmafFex *fex, bool *use_ref_diff);
+/** speed_temporal's estimator, set up by its init. */
+SpeedCore *speed_temporal_core(VmafFex *fex);
 
 /** Emit speed_temporal's score of frame `index` (0 for the first frame). */
 int speed_temporal_emit(VmafFex *fex, float score, unsigned index);

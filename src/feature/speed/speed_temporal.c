@@ -237,10 +237,9 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     return speed_temporal_emit(fex, speed_core_score(&s->core, &singular), index);
 }
 
-SpeedCore *speed_temporal_core(VmafFex *fex, bool *use_ref_diff)
+SpeedCore *speed_temporal_core(VmafFex *fex)
 {
     SpeedTemporalState *s = fex->priv;
-    *use_ref_diff = s->speed_use_ref_diff;
     return &s->core;
 }
 
