@@ -19,6 +19,7 @@
  *   ev_atomic_add_u64(p, v)       *p += v, p an EV_GPTR(uint32_t) of two
  *                                 words (a uint64 total, little-endian)
  *   ev_atomic_add_u32(p, v)       *p += v (mod 2^32)
+ *   ev_atomic_add_local_u32(p, v) the same on an EV_LPTR(uint32_t)
  *
  * Launch geometry is the device layer's (gpu/device.h): the global index
  * is group * group size + local index in both languages.
@@ -41,6 +42,11 @@
 #define ev_barrier() barrier(CLK_LOCAL_MEM_FENCE)
 
 static inline void ev_atomic_add_u32(global uint32_t *p, uint32_t v)
+{
+    atomic_add(p, v);
+}
+
+static inline void ev_atomic_add_local_u32(local uint32_t *p, uint32_t v)
 {
     atomic_add(p, v);
 }
@@ -71,6 +77,11 @@ static inline void ev_atomic_add_u64(global uint32_t *p, uint64_t v)
 #define ev_barrier() __syncthreads()
 
 static __device__ __forceinline__ void ev_atomic_add_u32(uint32_t *p, uint32_t v)
+{
+    atomicAdd(p, v);
+}
+
+static __device__ __forceinline__ void ev_atomic_add_local_u32(uint32_t *p, uint32_t v)
 {
     atomicAdd(p, v);
 }

@@ -300,7 +300,7 @@ static enum ExactvmafBackend test_backend = EXACTVMAF_BACKEND_CUDA;
 static const char *test_backend_name = "cuda";
 /* The metrics with an OpenCL twin so far; the others run on the CPU there. */
 #define OPENCL_TWINS "psnr,float_psnr,motion,vif,float_motion,float_vif,adm,float_adm,float_ms_ssim," \
-                     "float_moment,psnr_hvs,float_ssim,speed_chroma,speed_temporal"
+                     "float_moment,psnr_hvs,float_ssim,speed_chroma,speed_temporal,cambi"
 
 
 static Tally *tally_for(const char *metric)
@@ -376,7 +376,7 @@ static void check_case(Content *c, const char *spec, enum ExactvmafDivision divi
     static const char *const metrics[] = { "float_adm", "float_vif", "float_motion", "adm",
                                            "vif", "motion", "psnr", "float_psnr",
                                            "float_ms_ssim", "float_moment", "psnr_hvs", "float_ssim",
-                                           "speed_chroma", "speed_temporal" };
+                                           "speed_chroma", "speed_temporal", "cambi" };
     const char *metric = metric_buf;
     for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
         if (!strcmp(metrics[i], metric_buf)) metric = metrics[i];
@@ -505,6 +505,30 @@ static const char *const speed_sets[] = {
     "speed_temporal=speed_use_ref_diff=true",
     "speed_temporal=speed_prescale=0.5:speed_prescale_method=bilinear",
     "speed_temporal=speed_kernelscale=1.5:speed_sigma_nn=0.19:speed_nn_floor=0.1",
+};
+
+/* Every option that changes a stage: window, pooling, contrast range and
+ * EOTF, encode size (resampling) and depth (anti-dithering on or off),
+ * full-reference with its own source size, the visibility floor (up to one
+ * above every threshold: nothing visible), the high-res speed-up, the clip. */
+static const char *const cambi_sets[] = {
+    "cambi",
+    "cambi=window_size=33",
+    "cambi=window_size=15:topk=0.2",
+    "cambi=topk=1.0",
+    "cambi=cambi_topk=0.01",
+    "cambi=max_log_contrast=0",
+    "cambi=max_log_contrast=5:tvi_threshold=0.05",
+    "cambi=max_log_contrast=3:eotf=pq",
+    "cambi=enc_bitdepth=10",
+    "cambi=enc_bitdepth=8",
+    "cambi=enc_width=320:enc_height=180",
+    "cambi=full_ref=true",
+    "cambi=full_ref=true:src_width=400:src_height=225",
+    "cambi=cambi_vis_lum_threshold=20",
+    "cambi=cambi_vis_lum_threshold=300",
+    "cambi=cambi_high_res_speedup=1080",
+    "cambi=cambi_max_val=0.5",
 };
 
 static const char *const hvs_sets[] = {
@@ -779,6 +803,7 @@ int main(int argc, char **argv)
         check_sets(c, hvs_sets, N_OF(hvs_sets), fl);
         check_sets(c, ssim_sets, N_OF(ssim_sets), fl);
         check_sets(c, speed_sets, N_OF(speed_sets), fl);
+        check_sets(c, cambi_sets, N_OF(cambi_sets), fl);
     }
     /* Generated content: the default sets everywhere, every set on the small ones. */
     for (unsigned i = 0; i < n_gen; i++) {
@@ -803,6 +828,7 @@ int main(int argc, char **argv)
         check_sets(c, hvs_sets, N_OF(hvs_sets), limit);
         check_sets(c, ssim_sets, N_OF(ssim_sets), limit);
         check_sets(c, speed_sets, N_OF(speed_sets), limit);
+        check_sets(c, cambi_sets, N_OF(cambi_sets), limit);
     }
 
     bool all = true;

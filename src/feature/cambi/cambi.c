@@ -35,6 +35,7 @@
 #include "cambi_arith.h"
 #include "cambi_cpu.h"
 #include "cambi_host.h"
+#include "cambi_state.h"
 #include "feature/extractor.h"
 #include "log.h"
 
@@ -44,43 +45,6 @@
 #define DEFAULT_EOTF "bt1886"
 /* Below this in both directions the reference refuses the frame. */
 #define MIN_WIDTH_HEIGHT 216
-
-/** One picture's processing geometry: the dist (encode) or the ref (source). */
-typedef struct CambiGeometry {
-    unsigned w, h;          /**< processing size at scale 0 (before hrs) */
-    unsigned window;        /**< window side in pixels of every scale */
-    CambiResample rs;       /**< picture -> w x h */
-} CambiGeometry;
-
-typedef struct CambiState {
-    /* Options, written by the framework before init. */
-    double cambi_max_val;
-    int enc_width;
-    int enc_height;
-    int enc_bitdepth;
-    int src_width;
-    int src_height;
-    int window_size;
-    double topk;
-    double cambi_topk;
-    double tvi_threshold;
-    double cambi_vis_lum_threshold;
-    int max_log_contrast;
-    const char *heatmaps_path;
-    bool full_ref;
-    const char *eotf;
-    const char *cambi_eotf;
-    int cambi_high_res_speedup;
-
-    /* Set up by init. */
-    unsigned pic_w, pic_h;
-    bool hrs;               /**< scale 0 is decimated once more */
-    bool antidither;
-    double pool_topk;
-    CambiGeometry enc, src;
-    CambiParams params;
-    CambiCpu cpu;
-} CambiState;
 
 static const char *const eotf_names[] = { "bt1886", "pq", NULL };
 
@@ -464,6 +428,24 @@ static int check_picture(const CambiState *s, const VmafPicture *pic, unsigned i
     return 0;
 }
 
+int cambi_emit_dist(VmafFex *fex, const CambiState *s, double dist_score, unsigned index)
+{
+    return vmaf_fex_emit(fex, "Cambi_feature_cambi_score",
+                         cambi_clip_max(dist_score, s->cambi_max_val), index);
+}
+
+int cambi_emit_src(VmafFex *fex, const CambiState *s, double dist_score, double src_score,
+                   unsigned index)
+{
+    int err = vmaf_fex_emit(fex, "cambi_source", cambi_clip_max(src_score, s->cambi_max_val),
+                            index);
+    if (!err)
+        err = vmaf_fex_emit(fex, "cambi_full_reference",
+                            cambi_clip_max(cambi_full_ref(dist_score, src_score),
+                                           s->cambi_max_val), index);
+    return err;
+}
+
 static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                    unsigned index)
 {
@@ -472,20 +454,12 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
 
     int err = check_picture(s, dist, index);
     if (!err) err = picture_score(s, dist, &s->enc, &dist_score);
-    if (!err)
-        err = vmaf_fex_emit(fex, "Cambi_feature_cambi_score",
-                            cambi_clip_max(dist_score, s->cambi_max_val), index);
+    if (!err) err = cambi_emit_dist(fex, s, dist_score, index);
     if (err || !s->full_ref) return err;
 
     err = check_picture(s, ref, index);
     if (!err) err = picture_score(s, ref, &s->src, &src_score);
-    if (!err)
-        err = vmaf_fex_emit(fex, "cambi_source", cambi_clip_max(src_score, s->cambi_max_val),
-                            index);
-    if (!err)
-        err = vmaf_fex_emit(fex, "cambi_full_reference",
-                            cambi_clip_max(cambi_full_ref(dist_score, src_score),
-                                           s->cambi_max_val), index);
+    if (!err) err = cambi_emit_src(fex, s, dist_score, src_score, index);
     return err;
 }
 
@@ -502,5 +476,6 @@ const VmafFeatureExtractor vmaf_fex_cambi = {
     .options = options,
     .priv_size = sizeof(CambiState),
     .provided_features = provided_features,
+    .gpu = VMAF_FEX_GPU_TWIN(vmaf_fex_cambi_gpu),
     .planes = vmaf_fex_planes_luma,
 };

@@ -26,6 +26,8 @@
 #define CAMBI_RCP_SIZE 4226
 /** Side of the zero-derivative counting window of the spatial mask. */
 #define CAMBI_MASK_FILTER_SIZE 7
+/** The GPU c-value kernel's group: one item per column of a strip this wide. */
+#define CAMBI_CV_COLS 32
 
 /** Per-scale weights of the final inner product, finest scale first. */
 EV_FN int cambi_scale_weight(int scale)
@@ -33,7 +35,8 @@ EV_FN int cambi_scale_weight(int scale)
     return 16 >> scale;
 }
 
-/** Suprathreshold contrast weight of luma difference d + 1. */
+#if !defined(__OPENCL_C_VERSION__)
+/** Suprathreshold contrast weight of luma difference d + 1 (host: the kernels get a table). */
 EV_FN int cambi_contrast_weight(int d)
 {
     /* 1 2 3 4 4 5 5 6 6 6 6 7 7 7 7 8 8 8 8 8 8 8 9 9 9 9 9 9 9 9 9 9 */
@@ -43,6 +46,7 @@ EV_FN int cambi_contrast_weight(int d)
     };
     return w[d];
 }
+#endif
 
 /* ---- Picture -> 10-bit luma ---- */
 
@@ -69,6 +73,7 @@ EV_FN uint16_t cambi_from_hbd(unsigned v, int shift)
     return (uint16_t)((v + round) >> shift);
 }
 
+#if EV_F64
 /**
  * Nearest-neighbour resampler, per axis: ratio = in/out in fp32, start =
  * ratio/2 - 0.5 (fp32 halving, fp64 subtraction, rounded to fp32), then
@@ -94,6 +99,7 @@ EV_FN int cambi_resample_index(float x)
 {
     return (int)DADD((double)x, 0.5);
 }
+#endif
 
 /** Anti-dithering (encodes below 10 bits): mean of a 2x2 block, floored. */
 EV_FN uint16_t cambi_avg4(unsigned a, unsigned b, unsigned c, unsigned d)
@@ -153,12 +159,19 @@ EV_FN int cambi_diff_active(unsigned value, int d, unsigned tvi_d, unsigned vlt)
  * product is converted to fp32 (one rounding above 2^24), then multiplied
  * by the table's reciprocal of p0 + pm.
  */
-EV_FN float cambi_c_term(int weight, int p0, int pm, const float *rcp)
+EV_FN float cambi_c_term_r(int weight, int p0, int pm, float rcp_n)
 {
-    return FMUL((float)(weight * p0 * pm), rcp[p0 + pm]);
+    return FMUL((float)(weight * p0 * pm), rcp_n);
 }
 
-/* ---- Frame conclusion (fp64) ---- */
+/** The same with the table in host or private memory: rcp_n = rcp[p0 + pm]. */
+EV_FN float cambi_c_term(int weight, int p0, int pm, const float *rcp)
+{
+    return cambi_c_term_r(weight, p0, pm, rcp[p0 + pm]);
+}
+
+/* ---- Frame conclusion (fp64, on the host) ---- */
+#if EV_F64
 
 /** Pixels averaged per scale: clip((int)(topk * n), 1, n). */
 EV_FN int cambi_topk_count(double topk, int n)
@@ -203,5 +216,6 @@ EV_FN double cambi_full_ref(double dist, double src)
     const double d = DSUB(dist, src);
     return 0 > d ? 0.0 : d;
 }
+#endif
 
 #endif

@@ -137,6 +137,14 @@ void cambi_cpu_free(CambiCpu *cpu)
 
 /* ---- Picture -> 10-bit luma ---- */
 
+int cambi_range_error(unsigned bpc)
+{
+    vmaf_log(VMAF_LOG_LEVEL_ERROR,
+             "cambi: the picture holds values above %u, the maximum of %u-bit samples",
+             (1u << bpc) - 1, bpc);
+    return -EINVAL;
+}
+
 /* The reference checks the whole plane of a 9..15-bit picture, whatever
  * part of it the resampler then reads. */
 static int check_range(const VmafPicture *pic)
@@ -149,12 +157,7 @@ static int check_range(const VmafPicture *pic)
         unsigned hi = 0;
         for (unsigned j = 0; j < pic->w[0]; j++)
             hi = data[i * stride + j] > hi ? data[i * stride + j] : hi;
-        if (hi > max) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                     "cambi: the picture holds values above %u, the maximum of %u-bit samples",
-                     max, pic->bpc);
-            return -EINVAL;
-        }
+        if (hi > max) return cambi_range_error(pic->bpc);
     }
     return 0;
 }

@@ -55,6 +55,9 @@ void cambi_cpu_free(CambiCpu *cpu);
 int cambi_cpu_load(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
                    bool antidither);
 
+/** Log that a bpc-bit picture holds samples above its maximum; -EINVAL. */
+int cambi_range_error(unsigned bpc);
+
 /** cpu->mask from cpu->img at w x h: 7x7 zero-derivative counts above the threshold. */
 void cambi_cpu_spatial_mask(CambiCpu *cpu, unsigned w, unsigned h);
 
