@@ -228,6 +228,9 @@ static const char *const window_features[] = {
 static const char *const more_features[] = {
     "speed_temporal", "speed_chroma", "float_ssim", "float_moment", "psnr_hvs",
     "float_psnr", "float_ms_ssim", NULL };
+/* Twins with a prepare (worker threads, frames out of order) among others. */
+static const char *const prepare_features[] = {
+    "cambi", "cambi=full_ref=true:topk=1.0", "speed_chroma", "motion", NULL };
 
 static void check(const char *what, const Clip *c, const Run *gpu_run)
 {
@@ -342,6 +345,10 @@ int main(int argc, char **argv)
     check("K=3, the later twins", &seam2, &(Run){ GPU, .fif = 3, .features = more_features });
     check("two pipelines on device 0, the later twins", &seam2,
           &(Run){ GPU, twice, 2, .fif = 2, .features = more_features });
+    const Clip wide = { 320, 240, 8, quick ? 40 : 120, VMAF_PIX_FMT_YUV420P };
+    check("K=5, twins with a prepare", &wide, &(Run){ GPU, .fif = 5, .features = prepare_features });
+    check("two pipelines on device 0, twins with a prepare", &wide,
+          &(Run){ GPU, twice, 2, .fif = 2, .features = prepare_features });
     check("two pipelines on device 0, five-frame window", &seam,
           &(Run){ GPU, twice, 2, .fif = 3, .features = window_features });
     if (count > 1) {

@@ -59,6 +59,11 @@ typedef struct VmafFexEnv {
  *   allocated through the lane.
  * - enqueue: queue frame fr's work on its lane (copies, kernels, the
  *   readback into lp); runs on the submitting thread.
+ * - prepare (may be NULL): the host work of frame fr that needs only its
+ *   readback and the twin's state from init (linear algebra, a host
+ *   pooling), on one of the pipeline's worker threads: after the frame's
+ *   GPU work and before its conclude, frames in parallel and in any order.
+ *   It writes only lp (what conclude then emits) and reads fex read-only.
  * - conclude: from the readback in lp, the CPU's conclusion and the
  *   emission of frame fr's outputs; runs on the completion thread, frame
  *   after frame in order. fr->pic stays valid here.
@@ -75,6 +80,7 @@ typedef struct VmafFexTwin {
                 unsigned w, unsigned h);
     int (*lane_init)(VmafFex *fex, struct VmafGpuLane *lane, void *lp);
     int (*enqueue)(VmafFex *fex, const struct VmafGpuFrame *fr, void *lp);
+    int (*prepare)(VmafFex *fex, const struct VmafGpuFrame *fr, void *lp);   /**< may be NULL */
     int (*conclude)(VmafFex *fex, const struct VmafGpuFrame *fr, void *lp);
     int (*flush)(VmafFex *fex);     /**< may be NULL */
     void (*close)(VmafFex *fex);    /**< may be NULL */

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "feature/extractor.h"
 #include "fex_internal.h"
@@ -29,6 +30,8 @@ static const VmafGpuProgram common_program = { "common", VMAF_GPU_CUDA(common),
                                                VMAF_GPU_OPENCL(common) };
 
 #define MAX_TWINS 32
+/* Most prepare workers per pipeline. */
+#define MAX_WORKERS 16
 #define MAX_FLOATS 8
 /* Frames per device block when several devices share the frames: long
  * enough that priming (re-uploading the frames before a block) is rare. */
@@ -85,6 +88,7 @@ struct VmafGpuLane {
 
     /* The frame in the lane (while busy). */
     bool busy, all, failed;
+    bool prepared;                  /* its twins' prepare ran (with workers) */
     unsigned dev_seq;               /* its number among this device's frames */
     VmafGpuFrame fr;
     VmafPicture pic[2];
@@ -122,10 +126,14 @@ struct VmafGpu {
     unsigned n_recent;
 
     pthread_mutex_t lock;
-    pthread_cond_t cond_work, cond_free;
+    pthread_cond_t cond_work, cond_free, cond_prepared;
     pthread_t thread;
     bool started, thread_on, stop;
     unsigned n_submitted, n_concluded;
+    /* Workers for the twins' prepare, when one has it: each claims the next
+     * submitted frame, waits for its lane and runs the prepares there. */
+    pthread_t worker[MAX_WORKERS];
+    unsigned n_workers, n_claimed;
     int err;
     unsigned err_seq;               /* frames from this seq on are dropped */
 
@@ -137,6 +145,17 @@ struct VmafGpu {
 };
 
 /* ---- Small helpers ---- */
+
+/* The threads: the twins' prepare, the conclusions in order. */
+static void *worker_main(void *arg);
+static void *completion_main(void *arg);
+
+static bool any_prepare(const VmafGpu *gpu)
+{
+    for (unsigned t = 0; t < gpu->n_twin; t++)
+        if (gpu->twin[t].fex->twin->prepare) return true;
+    return false;
+}
 
 static unsigned plane_count(enum VmafPixelFormat f)
 {
@@ -210,6 +229,12 @@ int vmaf_gpu_create(VmafGpu **out, VmafGpuDev **dev, unsigned n_dev,
         goto fail;
     }
     if (pthread_cond_init(&gpu->cond_free, NULL)) {
+        pthread_cond_destroy(&gpu->cond_work);
+        pthread_mutex_destroy(&gpu->lock);
+        goto fail;
+    }
+    if (pthread_cond_init(&gpu->cond_prepared, NULL)) {
+        pthread_cond_destroy(&gpu->cond_free);
         pthread_cond_destroy(&gpu->cond_work);
         pthread_mutex_destroy(&gpu->lock);
         goto fail;
@@ -432,6 +457,20 @@ int vmaf_gpu_download(VmafGpuLane *l, void *dst, VmafGpuPtr src, size_t bytes)
     return bytes ? l->ops->download(l->stream, dst, src, bytes) : 0;
 }
 
+int vmaf_gpu_read(const VmafGpuFrame *fr, void *dst, VmafGpuPtr src, size_t bytes)
+{
+    VmafGpuLane *l = fr->lane;
+    if (!bytes) return 0;
+    /* The completion thread: the lane's queue is idle (its frame is done)
+     * and nothing else queues there until the frame is concluded. */
+    int err = l->ops->enter(l->st);
+    if (err) return err;
+    err = l->ops->download(l->stream, dst, src, bytes);
+    if (!err) err = l->ops->queue_sync(l->stream);
+    l->ops->leave(l->st);
+    return err;
+}
+
 size_t vmaf_gpu_pitch_floats(unsigned w)
 {
     /* 128-byte rows: a warp's row segment is one cache line. */
@@ -540,8 +579,6 @@ static int lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev)
     }
     return err;
 }
-
-static void *completion_main(void *arg);
 
 /* Frames in flight per device, from the frame size: enough that a small
  * frame's kernels overlap others' (measured on an H200: 1080p gains little
@@ -659,6 +696,18 @@ shrink:
     for (unsigned i = 0; i < gpu->n_lanes; i++) gpu->lane[i]->id = i;
     gpu->block = gpu->n_dev > 1 ? made * BLOCK_FRAMES_PER_LANE : 0;
 
+    if (any_prepare(gpu)) {
+        /* As many as frames in flight, leaving a core to the caller's thread. */
+        const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        unsigned n = gpu->n_lanes;
+        if (cpus > 1 && (unsigned long)(cpus - 1) < n) n = (unsigned)(cpus - 1);
+        if (n > MAX_WORKERS) n = MAX_WORKERS;
+        for (unsigned i = 0; i < n; i++) {
+            if (pthread_create(&gpu->worker[i], NULL, worker_main, gpu)) break;
+            gpu->n_workers++;
+        }
+        if (!gpu->n_workers) return -ENOMEM;
+    }
     if (pthread_create(&gpu->thread, NULL, completion_main, gpu)) return -ENOMEM;
     gpu->thread_on = true;
     vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: %u frames in flight per device, %.1f MiB each",
@@ -885,6 +934,7 @@ int vmaf_gpu_submit(VmafGpu *gpu, const VmafPicture *ref, const VmafPicture *dis
     l->all = all;
     l->dev_seq = gpu->dev_count[d];
     l->failed = false;
+    l->prepared = false;
     if (gpu->prof && !seq) clock_gettime(CLOCK_MONOTONIC, &gpu->t_first);
 
     if (!err) err = l->ops->enter(l->st);
@@ -912,7 +962,8 @@ int vmaf_gpu_submit(VmafGpu *gpu, const VmafPicture *ref, const VmafPicture *dis
     gpu->order[seq % gpu->n_lanes] = l;
     gpu->dev_count[d]++;
     gpu->n_submitted++;
-    pthread_cond_signal(&gpu->cond_work);
+    /* The completion thread and the workers wait on it. */
+    pthread_cond_broadcast(&gpu->cond_work);
     pthread_mutex_unlock(&gpu->lock);
     return err;
 }
@@ -966,6 +1017,48 @@ static void conclude_frame(VmafGpu *gpu, VmafGpuLane *l)
     }
 }
 
+/* A worker: frame after frame (the next not yet claimed), wait for its
+ * lane and run the twins' prepare; the completion thread concludes it once
+ * it is prepared. */
+static void *worker_main(void *arg)
+{
+    VmafGpu *gpu = arg;
+    vmaf_log_bind(gpu->cfg.log_id);
+    pthread_mutex_lock(&gpu->lock);
+    for (;;) {
+        while (gpu->n_claimed == gpu->n_submitted && !gpu->stop)
+            pthread_cond_wait(&gpu->cond_work, &gpu->lock);
+        if (gpu->n_claimed == gpu->n_submitted) break;
+        VmafGpuLane *l = gpu->order[gpu->n_claimed++ % gpu->n_lanes];
+        const bool keep = !l->failed && (!gpu->err || l->fr.seq < gpu->err_seq);
+        pthread_mutex_unlock(&gpu->lock);
+
+        /* A failed wait is the completion thread's to report. */
+        int err = keep ? l->ops->enter(l->st) : -1;
+        if (!err) {
+            err = l->ops->sync(l->done);
+            l->ops->leave(l->st);
+        }
+        for (unsigned t = 0; !err && t < gpu->n_twin; t++) {
+            const TwinReg *tr = &gpu->twin[t];
+            if (!tr->fex->twin->prepare || (!l->all && !every_frame(tr))) continue;
+            err = tr->fex->twin->prepare(tr->fex, &l->fr, l->lp[t]);
+            if (err) {
+                vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (%s) failed on frame %u (%s)",
+                         tr->fex->desc->name, vmaf_gpu_backend(gpu), l->fr.index,
+                         strerror(-err));
+                set_error(gpu, err, l->fr.seq);
+            }
+        }
+
+        pthread_mutex_lock(&gpu->lock);
+        l->prepared = true;
+        pthread_cond_broadcast(&gpu->cond_prepared);
+    }
+    pthread_mutex_unlock(&gpu->lock);
+    return NULL;
+}
+
 static void *completion_main(void *arg)
 {
     VmafGpu *gpu = arg;
@@ -976,6 +1069,7 @@ static void *completion_main(void *arg)
             pthread_cond_wait(&gpu->cond_work, &gpu->lock);
         if (gpu->n_concluded == gpu->n_submitted) break;
         VmafGpuLane *l = gpu->order[gpu->n_concluded % gpu->n_lanes];
+        while (gpu->n_workers && !l->prepared) pthread_cond_wait(&gpu->cond_prepared, &gpu->lock);
         pthread_mutex_unlock(&gpu->lock);
 
         conclude_frame(gpu, l);
@@ -1027,12 +1121,13 @@ static void print_profile(const VmafGpu *gpu)
 void vmaf_gpu_destroy(VmafGpu *gpu)
 {
     if (!gpu) return;
-    if (gpu->thread_on) {
+    if (gpu->thread_on || gpu->n_workers) {
         pthread_mutex_lock(&gpu->lock);
         gpu->stop = true;
         pthread_cond_broadcast(&gpu->cond_work);
         pthread_mutex_unlock(&gpu->lock);
-        pthread_join(gpu->thread, NULL);
+        for (unsigned i = 0; i < gpu->n_workers; i++) pthread_join(gpu->worker[i], NULL);
+        if (gpu->thread_on) pthread_join(gpu->thread, NULL);
     }
     if (gpu->prof) print_profile(gpu);
     /* Lanes of an unfinished start sit at any index of the array. */
@@ -1051,6 +1146,7 @@ void vmaf_gpu_destroy(VmafGpu *gpu)
     close_devices(gpu->dev, gpu->n_dev);
     for (unsigned t = 0; t < gpu->n_twin; t++) free(gpu->twin[t].share_key);
     free(gpu->pending.share_key);
+    pthread_cond_destroy(&gpu->cond_prepared);
     pthread_cond_destroy(&gpu->cond_free);
     pthread_cond_destroy(&gpu->cond_work);
     pthread_mutex_destroy(&gpu->lock);

@@ -15,7 +15,8 @@
  * frame run in order on its lane; conclusions (the CPU's functions) run on
  * the pipeline's completion thread, frame after frame in submission order,
  * so emitted values and temporal state are in frame order whatever the
- * lanes do. No sum is ever split across lanes or reordered: parallelism
+ * lanes do. A twin's host work that reads only its own frame (prepare)
+ * runs before that on worker threads, frames in parallel. No sum is ever split across lanes or reordered: parallelism
  * comes from frames and rows.
  *
  * History. A temporal twin (motion) reads what it left on the device for
@@ -195,6 +196,13 @@ int vmaf_gpu_copy(VmafGpuLane *l, VmafGpuPtr dst, VmafGpuPtr src, size_t bytes);
 int vmaf_gpu_upload(VmafGpuLane *l, VmafGpuPtr dst, const void *src, size_t bytes);
 /** dst must be pinned; valid in the twin's conclude of the same frame. */
 int vmaf_gpu_download(VmafGpuLane *l, void *dst, VmafGpuPtr src, size_t bytes);
+/**
+ * In a twin's conclude: copy src, on frame fr's lane, to pinned dst and
+ * wait for it. For what a frame needs back only sometimes (a conclusion
+ * that falls back to the host), so that the other frames do not pay for
+ * the copy.
+ */
+int vmaf_gpu_read(const VmafGpuFrame *fr, void *dst, VmafGpuPtr src, size_t bytes);
 
 /** Row pitch, in floats, of the float planes (128-byte rows). */
 size_t vmaf_gpu_pitch_floats(unsigned w);

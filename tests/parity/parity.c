@@ -55,7 +55,10 @@ typedef struct Geometry {
     enum VmafPixelFormat fmt;
 } Geometry;
 
-enum Pattern { PAT_TEXTURE, PAT_FLAT, PAT_NEAR_FLAT, PAT_MAX, PAT_NOISE };
+/* PAT_BANDS: flat vertical bands one code apart, 16 columns wide, with a
+ * sparse pixel two codes off (cambi's worst case: c-values large almost
+ * everywhere and some small ones, top-k sums that can round). */
+enum Pattern { PAT_TEXTURE, PAT_FLAT, PAT_NEAR_FLAT, PAT_MAX, PAT_NOISE, PAT_BANDS };
 
 typedef struct Content {
     char name[160];
@@ -110,6 +113,11 @@ static void generate(const Content *c, unsigned n, VmafPicture *ref, VmafPicture
                 case PAT_NOISE:
                     r = noise % (maxv + 1);
                     d = (noise >> 7) % (maxv + 1);
+                    break;
+                case PAT_BANDS:
+                    r = maxv / 4 + (j + 5 * n) / 16 % 64 + 2 * ((i * 31 + j * 17) % 997 == 0);
+                    d = maxv / 4 + (j + 5 * n + i / 64) / 16 % 64 +
+                        2 * ((i * 31 + j * 17) % 997 == 0);
                     break;
                 default: {
                     const double x = (double)(j + 3 * n) / (ref->w[p] + 1);
@@ -668,7 +676,8 @@ static void check_sets(Content *c, const char *const *sets, size_t n, size_t lim
 static void add_generated(Content *out, unsigned *n, unsigned w, unsigned h, unsigned bpc,
                           enum VmafPixelFormat fmt, unsigned frames, enum Pattern pat)
 {
-    static const char *const pat_name[] = { "texture", "flat", "near-flat", "max", "noise" };
+    static const char *const pat_name[] = { "texture", "flat", "near-flat", "max", "noise",
+                                            "bands" };
     static const char *const fmt_name[] = { "?", "420", "422", "444", "400" };
     Content *c = &out[(*n)++];
     memset(c, 0, sizeof(*c));
@@ -774,6 +783,7 @@ int main(int argc, char **argv)
     add_generated(gen, &n_gen, 81, 49, 12, VMAF_PIX_FMT_YUV444P, 2, PAT_MAX);
     add_generated(gen, &n_gen, 1920, 1080, 10, VMAF_PIX_FMT_YUV420P, 2, PAT_TEXTURE);
     add_generated(gen, &n_gen, 64, 48, 8, VMAF_PIX_FMT_YUV420P, 1, PAT_TEXTURE);
+    add_generated(gen, &n_gen, 1920, 1080, 8, VMAF_PIX_FMT_YUV420P, 1, PAT_BANDS);
     if (quick) {
         add_generated(gen, &n_gen, 32, 32, 8, VMAF_PIX_FMT_YUV420P, 300, PAT_TEXTURE);
     } else {
@@ -828,7 +838,9 @@ int main(int argc, char **argv)
         check_sets(c, hvs_sets, N_OF(hvs_sets), limit);
         check_sets(c, ssim_sets, N_OF(ssim_sets), limit);
         check_sets(c, speed_sets, N_OF(speed_sets), limit);
-        check_sets(c, cambi_sets, N_OF(cambi_sets), limit);
+        /* Every cambi set on the bands: with topk=1.0 some top-k sums could
+         * round there, and the GPU twin pools them on the host. */
+        check_sets(c, cambi_sets, N_OF(cambi_sets), c->pattern == PAT_BANDS ? SIZE_MAX : limit);
     }
 
     bool all = true;

@@ -28,6 +28,25 @@
 #define CAMBI_MASK_FILTER_SIZE 7
 /** The GPU c-value kernel's group: one item per column of a strip this wide. */
 #define CAMBI_CV_COLS 32
+/** The GPU pooling kernels' groups, each over a chunk of a scale's c-values. */
+#define CAMBI_POOL_ITEMS 256
+#define CAMBI_POOL_CHUNK (CAMBI_POOL_ITEMS * 32)
+/** Histogram bins of the pooling select's widest pass (11 bits). */
+#define CAMBI_POOL_BINS 2048
+/*
+ * Per-scale state of the GPU pooling (words after the histogram): the
+ * select's prefix (T's bits once done) and rank, then the count of values
+ * above T, the count of those below 0.5, their sum in units (two words),
+ * and 64 counters: groups whose finest value has that many trailing zero
+ * bits of units.
+ */
+#define CAMBI_POOL_PREFIX CAMBI_POOL_BINS
+#define CAMBI_POOL_RANK (CAMBI_POOL_BINS + 1)
+#define CAMBI_POOL_COUNT (CAMBI_POOL_BINS + 2)
+#define CAMBI_POOL_SMALL (CAMBI_POOL_BINS + 3)
+#define CAMBI_POOL_SUM (CAMBI_POOL_BINS + 4)
+#define CAMBI_POOL_TZ (CAMBI_POOL_BINS + 6)
+#define CAMBI_POOL_STRIDE (CAMBI_POOL_BINS + 72)
 
 /** Per-scale weights of the final inner product, finest scale first. */
 EV_FN int cambi_scale_weight(int scale)
@@ -168,6 +187,33 @@ EV_FN float cambi_c_term_r(int weight, int p0, int pm, float rcp_n)
 EV_FN float cambi_c_term(int weight, int p0, int pm, const float *rcp)
 {
     return cambi_c_term_r(weight, p0, pm, rcp[p0 + pm]);
+}
+
+/* ---- Top-k sums as integers (GPU pooling, cambi_gpu.c) ---- */
+
+/*
+ * A c-value x >= 0.5, given by its bits v, as a whole number of units of
+ * 2^-24: x = m * 2^(e - 23) with e >= -1, so x * 2^24 = m << (e + 1). Every
+ * c-value is below 2^14 (weight 9 times p0 * pm / (p0 + pm) <= 4225 / 4,
+ * times a reciprocal), so a unit count is below 2^38, and the sum of 2^25
+ * of them (an 8K frame) below 2^63.
+ */
+EV_FN uint64_t cambi_pool_units(uint32_t v)
+{
+    const int e = (int)(v >> 23) - 127;
+    const uint64_t mant = (uint64_t)((v & 0x7fffffu) | 0x800000u);
+    return mant << (e + 1);
+}
+
+/** Trailing zero bits of a unit count u > 0: the value is a multiple of 2^that units. */
+EV_FN uint32_t cambi_pool_tz(uint64_t u)
+{
+    uint32_t z = 0;
+    while (!(u & 1u)) {
+        u >>= 1;
+        z++;
+    }
+    return z;
 }
 
 /* ---- Frame conclusion (fp64, on the host) ---- */

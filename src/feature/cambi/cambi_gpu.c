@@ -1,15 +1,27 @@
 /*
  * cambi's GPU twin (one kernel text for CUDA and OpenCL, cambi_kernels.h):
  * host side, in the GPU frame pipeline. Per picture the kernels take the
- * luma to the c-values of the five scales; the host pools each scale with
- * the CPU path's cambi_pool_scale() (the reference's quickselect, whose
- * order the fp64 top-k sum follows) and concludes with cambi_conclude().
+ * luma to the c-values of the five scales and pool each scale; the host
+ * concludes with cambi_conclude().
+ *
+ * Pooling. The reference adds the top k c-values in fp64 in the order its
+ * quickselect leaves them. The GPU finds the k-th largest value T and the
+ * exact integer sum (units of 2^-24) of the top-k multiset, and the
+ * coarsest power of two 2^z units dividing every one of them. When that
+ * sum is below 2^(53 + z) units, every partial sum in any order is a
+ * multiple of 2^z units below 2^53 of them: exactly representable, so no
+ * addition of the reference's rounds and its sum is this one, whatever its
+ * order. Otherwise (a heavily banded frame, at 4K and up) the host reads
+ * the scale's c-values back and pools them with the CPU path's
+ * cambi_pool_scale(), the reference's order and all.
  *
  * Declined, the CPU runs the instance, where a scale is narrower than half
  * the window: the reference then counts columns past the scale's width,
  * left there by earlier scales in its in-place buffers.
  */
 #include <errno.h>
+#include <math.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -32,6 +44,10 @@ typedef struct CambiPic {
     unsigned w[CAMBI_NUM_SCALES], h[CAMBI_NUM_SCALES];
     size_t c_off[CAMBI_NUM_SCALES];   /**< floats before each scale's c-values */
     size_t c_count;                   /**< floats of all scales */
+    int k[CAMBI_NUM_SCALES];          /**< c-values pooled per scale */
+    /** Per scale: offset, count and k, the pooling kernel's groups. */
+    uint32_t meta[3 * CAMBI_NUM_SCALES];
+    bool gpu_pool;                    /**< sums fit the kernel's 64-bit integers */
 } CambiPic;
 
 typedef struct CambiGpu {
@@ -39,15 +55,24 @@ typedef struct CambiGpu {
     unsigned pitch, alloc_h;
     bool empty_band;                  /**< nothing visible: every c-value is +0 */
     CambiPic pic[2];
+    /* Scale means pooled on the GPU and on the host (by the workers' prepare). */
+    atomic_ullong pooled_gpu, pooled_host;
 } CambiGpu;
 
 typedef struct CambiLane {
     VmafGpuPtr img[2], mask[2], cs, band, c, flag;
-    VmafGpuPtr xs[2], ys[2], active, weight, rcp;
-    float *h_c;
-    uint32_t *h_flag;
-    VmafGpuKernel *k_load, *k_range, *k_cols, *k_rows, *k_decimate, *k_mode, *k_c_values;
+    VmafGpuPtr xs[2], ys[2], active, weight, rcp, meta[2], pool;
+    float *h_c;             /**< c-values read back for a host pooling */
+    uint32_t *h_flag, *h_pool;
+    /* prepare's results for conclude: each picture's score, or its error. */
+    double score[2];
+    int score_err[2];
+    VmafGpuKernel *k_load, *k_range, *k_cols, *k_rows, *k_decimate, *k_mode, *k_c_values,
+        *k_pool_hist, *k_pool_pick, *k_pool_sum;
 } CambiLane;
+
+/* The pooling state of one picture's five scales (cambi_kernels.h). */
+#define POOL_BYTES ((size_t)CAMBI_NUM_SCALES * CAMBI_POOL_STRIDE * sizeof(uint32_t))
 
 static bool narrow(const CambiGeometry *g, bool hrs)
 {
@@ -59,7 +84,7 @@ static bool narrow(const CambiGeometry *g, bool hrs)
     return false;
 }
 
-static void scales(CambiPic *p, const CambiGeometry *g, bool hrs)
+static void scales(CambiPic *p, const CambiGeometry *g, bool hrs, double topk)
 {
     unsigned w = g->w, h = g->h;
     size_t off = 0;
@@ -72,9 +97,15 @@ static void scales(CambiPic *p, const CambiGeometry *g, bool hrs)
         p->w[s] = w;
         p->h[s] = h;
         p->c_off[s] = off;
+        p->k[s] = cambi_topk_count(topk, (int)(w * h));
+        p->meta[3 * s] = (uint32_t)off;
+        p->meta[3 * s + 1] = w * h;
+        p->meta[3 * s + 2] = (uint32_t)p->k[s];
         off += (size_t)w * h;
     }
     p->c_count = off;
+    /* cambi_pool_units(): unit counts below 2^38, at most 2^25 of them. */
+    p->gpu_pool = (size_t)g->w * g->h <= (size_t)1 << 25;
 }
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
@@ -93,8 +124,8 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     g->pic_h = h;
     g->n_pic = s->full_ref ? 2 : 1;
     g->empty_band = s->params.band_hi < s->params.band_lo;
-    scales(&g->pic[0], &s->enc, s->hrs);
-    if (s->full_ref) scales(&g->pic[1], &s->src, s->hrs);
+    scales(&g->pic[0], &s->enc, s->hrs, s->pool_topk);
+    if (s->full_ref) scales(&g->pic[1], &s->src, s->hrs, s->pool_topk);
     const unsigned aw = g->n_pic > 1 && s->src.w > s->enc.w ? s->src.w : s->enc.w;
     g->alloc_h = g->n_pic > 1 && s->src.h > s->enc.h ? s->src.h : s->enc.h;
     g->pitch = (aw + 63) & ~63u;
@@ -122,11 +153,14 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_alloc(l, &q->flag, 2 * sizeof(uint32_t));
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_c, c_count * sizeof(float));
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_flag, 2 * sizeof(uint32_t));
+    if (!err) err = vmaf_gpu_alloc(l, &q->pool, 2 * POOL_BYTES);
+    if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_pool, 2 * POOL_BYTES);
     for (unsigned k = 0; k < g->n_pic && !err; k++) {
         const CambiResample *rs = &g->pic[k].g->rs;
         /* unsigned is the kernels' uint32_t. */
         err = vmaf_gpu_const(l, &q->xs[k], rs->x, rs->out_w * sizeof(*rs->x));
         if (!err) err = vmaf_gpu_const(l, &q->ys[k], rs->y, rs->out_h * sizeof(*rs->y));
+        if (!err) err = vmaf_gpu_const(l, &q->meta[k], g->pic[k].meta, sizeof(g->pic[k].meta));
     }
     if (!err)
         err = vmaf_gpu_const(l, &q->active, s->params.active, sizeof(s->params.active));
@@ -142,6 +176,9 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_decimate", &q->k_decimate);
     if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_mode", &q->k_mode);
     if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_c_values", &q->k_c_values);
+    if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_pool_hist", &q->k_pool_hist);
+    if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_pool_pick", &q->k_pool_pick);
+    if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_pool_sum", &q->k_pool_sum);
     return err;
 }
 
@@ -221,48 +258,136 @@ static int picture_c_values(const CambiState *s, const CambiGpu *g, CambiLane *q
     return err;
 }
 
+/* The select and the sums of picture k's scales (cambi_kernels.h's pooling). */
+static int pool(const CambiGpu *g, CambiLane *q, VmafGpuLane *l, unsigned k, size_t base)
+{
+    VmafGpuPtr c = vmaf_gpu_at(q->c, base * sizeof(float));
+    VmafGpuPtr st = vmaf_gpu_at(q->pool, k * POOL_BYTES);
+    /* Groups along x over scale 0's chunks (the largest scale); one row per scale. */
+    const unsigned groups =
+        (unsigned)((g->pic[k].meta[1] + CAMBI_POOL_CHUNK - 1) / CAMBI_POOL_CHUNK);
+    int err = vmaf_gpu_memset(l, st, POOL_BYTES);
+    for (int pass = 0; pass < 3 && !err; pass++) {
+        VmafGpuArg a[] = { VMAF_GPU_ARG(c), VMAF_GPU_ARG(q->meta[k]), VMAF_GPU_ARG(pass),
+                           VMAF_GPU_ARG(st) };
+        err = vmaf_gpu_launch(l, q->k_pool_hist, groups * CAMBI_POOL_ITEMS, CAMBI_NUM_SCALES, 1,
+                              CAMBI_POOL_ITEMS, 1, a);
+        VmafGpuArg b[] = { VMAF_GPU_ARG(q->meta[k]), VMAF_GPU_ARG(pass), VMAF_GPU_ARG(st) };
+        if (!err) err = vmaf_gpu_launch(l, q->k_pool_pick, 1, CAMBI_NUM_SCALES, 1, 1, 1, b);
+    }
+    VmafGpuArg a[] = { VMAF_GPU_ARG(c), VMAF_GPU_ARG(q->meta[k]), VMAF_GPU_ARG(st) };
+    if (!err)
+        err = vmaf_gpu_launch(l, q->k_pool_sum, groups * CAMBI_POOL_ITEMS, CAMBI_NUM_SCALES, 1,
+                              CAMBI_POOL_ITEMS, 1, a);
+    return err;
+}
+
 static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     const CambiState *s = fex->priv;
     const CambiGpu *g = fex->twin_priv;
     CambiLane *q = lp;
     VmafGpuLane *l = fr->lane;
-    const size_t c_count = g->pic[0].c_count + (g->n_pic > 1 ? g->pic[1].c_count : 0);
     int err = vmaf_gpu_memset(l, q->flag, 2 * sizeof(uint32_t));
-    for (unsigned k = 0; k < g->n_pic && !err; k++)
-        err = picture_c_values(s, g, q, l, fr, k, k ? g->pic[0].c_count : 0);
-    if (!err) err = vmaf_gpu_download(l, q->h_c, q->c, c_count * sizeof(float));
+    for (unsigned k = 0; k < g->n_pic && !err; k++) {
+        const size_t base = k ? g->pic[0].c_count : 0;
+        err = picture_c_values(s, g, q, l, fr, k, base);
+        if (!err) err = pool(g, q, l, k, base);
+    }
+    if (!err) err = vmaf_gpu_download(l, q->h_pool, q->pool, g->n_pic * POOL_BYTES);
     if (!err) err = vmaf_gpu_download(l, q->h_flag, q->flag, 2 * sizeof(uint32_t));
     return err;
 }
 
-/* The CPU path's conclusion of picture k from its c-values (pooled in place). */
-static int picture_score(const CambiState *s, const CambiGpu *g, const CambiLane *q,
-                         unsigned k, double *score)
+/*
+ * The top-k sum of one scale from the pooling kernel's result o (see the
+ * top of this file): true with *sum the reference's, or false when the
+ * reference's additions could round there.
+ */
+static bool gpu_sum(const uint32_t *o, int k, double *sum)
+{
+    const uint32_t tkey = o[CAMBI_POOL_PREFIX], above = o[CAMBI_POOL_COUNT];
+    uint64_t total = o[CAMBI_POOL_SUM] | (uint64_t)o[CAMBI_POOL_SUM + 1] << 32;
+    uint32_t tz = 64;
+    for (uint32_t z = 0; z < 64; z++)
+        if (o[CAMBI_POOL_TZ + z]) {
+            tz = z;
+            break;
+        }
+    if (o[CAMBI_POOL_SMALL]) return false;
+    const uint32_t copies = (uint32_t)k - above;   /* of T, among the top k */
+    if (copies && tkey) {
+        if (tkey < 0x3f000000u) return false;      /* T below 0.5 */
+        const uint64_t u = cambi_pool_units(tkey);
+        total += copies * u;
+        const uint32_t z = cambi_pool_tz(u);
+        tz = z < tz ? z : tz;
+    }
+    if (total && total >> tz >= (uint64_t)1 << 53) return false;
+    *sum = ldexp((double)total, -24);
+    return true;
+}
+
+/* The CPU path's conclusion of picture k from the pooling results. */
+static int picture_score(const CambiState *s, CambiGpu *g, CambiLane *q,
+                         const VmafGpuFrame *fr, unsigned k, double *score)
 {
     if (q->h_flag[k]) return cambi_range_error(g->bpc);
     const CambiPic *cp = &g->pic[k];
-    float *c = q->h_c + (k ? g->pic[0].c_count : 0);
+    const size_t base = k ? g->pic[0].c_count : 0;
     double scale_score[CAMBI_NUM_SCALES];
-    for (int sc = 0; sc < CAMBI_NUM_SCALES; sc++)
-        scale_score[sc] = cambi_pool_scale(c + cp->c_off[sc], (int)(cp->w[sc] * cp->h[sc]),
-                                           s->pool_topk);
+    for (int sc = 0; sc < CAMBI_NUM_SCALES; sc++) {
+        const uint32_t *o = q->h_pool + (k * CAMBI_NUM_SCALES + sc) * CAMBI_POOL_STRIDE;
+        double sum;
+        if (cp->gpu_pool && gpu_sum(o, cp->k[sc], &sum)) {
+            scale_score[sc] = cambi_topk_mean(sum, cp->k[sc]);
+            atomic_fetch_add(&g->pooled_gpu, 1);
+            continue;
+        }
+        const size_t n = (size_t)cp->w[sc] * cp->h[sc];
+        float *c = q->h_c + base + cp->c_off[sc];
+        const int err = vmaf_gpu_read(fr, c, vmaf_gpu_at(q->c, (base + cp->c_off[sc]) * sizeof(float)),
+                                      n * sizeof(float));
+        if (err) return err;
+        scale_score[sc] = cambi_pool_scale(c, (int)n, s->pool_topk);
+        atomic_fetch_add(&g->pooled_host, 1);
+    }
     *score = cambi_conclude(scale_score, cp->g->window);
     return 0;
 }
 
+/* On a worker: both pictures' scores (a host pooling where needed). */
+static int prepare(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
+{
+    const CambiState *s = fex->priv;
+    CambiGpu *g = fex->twin_priv;
+    CambiLane *q = lp;
+    for (unsigned k = 0; k < g->n_pic; k++)
+        q->score_err[k] = picture_score(s, g, q, fr, k, &q->score[k]);
+    return 0;
+}
+
+/* In frame order: the CPU path's emission, and its errors where it has them. */
 static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     const CambiState *s = fex->priv;
     const CambiGpu *g = fex->twin_priv;
     const CambiLane *q = lp;
-    double dist_score = 0.0, src_score = 0.0;
-    int err = picture_score(s, g, q, 0, &dist_score);
-    if (!err) err = cambi_emit_dist(fex, s, dist_score, fr->index);
+    int err = q->score_err[0];
+    if (!err) err = cambi_emit_dist(fex, s, q->score[0], fr->index);
     if (err || g->n_pic < 2) return err;
-    err = picture_score(s, g, q, 1, &src_score);
-    if (!err) err = cambi_emit_src(fex, s, dist_score, src_score, fr->index);
+    err = q->score_err[1];
+    if (!err) err = cambi_emit_src(fex, s, q->score[0], q->score[1], fr->index);
     return err;
+}
+
+static void twin_close(VmafFex *fex)
+{
+    const CambiGpu *g = fex->twin_priv;
+    const unsigned long long host = g ? atomic_load(&g->pooled_host) : 0;
+    if (host)
+        vmaf_log(VMAF_LOG_LEVEL_INFO, "cambi: %llu of %llu scale means pooled on the host "
+                 "(their top-k sums could round)", host, host + atomic_load(&g->pooled_gpu));
 }
 
 const VmafFexTwin vmaf_fex_cambi_gpu = {
@@ -272,5 +397,7 @@ const VmafFexTwin vmaf_fex_cambi_gpu = {
     .init = twin_init,
     .lane_init = lane_init,
     .enqueue = enqueue,
+    .prepare = prepare,
     .conclude = conclude,
+    .close = twin_close,
 };

@@ -266,3 +266,124 @@ EV_KERNEL cambi_k_c_values(EV_BUF(const uint16_t, band), int p, int w, int h, in
         }
     }
 }
+
+/* ---- Pooling ---- */
+
+/*
+ * The top k c-values of each scale, the scale as grid row y (meta: c
+ * offset, count n and k per scale). The k-th largest value T is found on
+ * the bits, which order non-negative floats: 11, 10 and 10 bits at a time,
+ * each pass a histogram of the candidates (cambi_k_pool_hist, groups of
+ * CAMBI_POOL_ITEMS over chunks of CAMBI_POOL_CHUNK values) and a pick of
+ * the bin holding the k-th (cambi_k_pool_pick). cambi_k_pool_sum then
+ * takes the count, the exact sum and the granularity of the values above
+ * T: a c-value x >= 0.5 is a whole number of units of 2^-24
+ * (cambi_pool_units()); below 0.5 it is counted apart. Every total is an
+ * integer, so no order of the atomics changes it. The host decides whether
+ * the reference's ordered fp64 sum equals this exact one (cambi_gpu.c).
+ *
+ * Per scale, CAMBI_POOL_STRIDE words of `st` (zeroed before the first
+ * pass): the histogram, then the CAMBI_POOL_* words below.
+ */
+EV_FN int cambi_pool_width(int pass)
+{
+    return pass ? 10 : 11;
+}
+
+EV_FN int cambi_pool_shift(int pass)
+{
+    return 20 - 10 * pass;
+}
+
+EV_KERNEL cambi_k_pool_hist(EV_BUF(const uint32_t, c), EV_BUF(const uint32_t, meta), int pass,
+                            EV_BUF(uint32_t, st))
+{
+    EV_LOCAL uint32_t hist[CAMBI_POOL_BINS];
+    EV_LOCAL uint32_t scratch[CAMBI_POOL_ITEMS];
+    const int sc = ev_grp(1), t = ev_lid(0);
+    EV_GPTR(const uint32_t) m = EV_AT(const uint32_t, meta) + 3 * sc;
+    EV_GPTR(uint32_t) s = EV_AT(uint32_t, st) + (size_t)sc * CAMBI_POOL_STRIDE;
+    /* No early return before the barriers: a group past the scale's end has nothing to do. */
+    const uint32_t n = m[1], first = (uint32_t)ev_grp(0) * CAMBI_POOL_CHUNK;
+    const uint32_t last = first >= n ? first : first + CAMBI_POOL_CHUNK < n ? first + CAMBI_POOL_CHUNK : n;
+    EV_GPTR(const uint32_t) key = EV_AT(const uint32_t, c) + m[0];
+    const int width = cambi_pool_width(pass), shift = cambi_pool_shift(pass);
+    const uint32_t bins = 1u << width, prefix = pass ? s[CAMBI_POOL_PREFIX] : 0u;
+    for (uint32_t b = (uint32_t)t; b < bins; b += CAMBI_POOL_ITEMS) hist[b] = 0;
+    ev_barrier();
+    uint32_t zeros = 0;
+    for (uint32_t i = first + (uint32_t)t; i < last; i += CAMBI_POOL_ITEMS) {
+        const uint32_t v = key[i];
+        if ((v >> (shift + width)) != prefix) continue;
+        /* Most c-values are +0: counted apart, not by atomics on one bin. */
+        if (!v) zeros++;
+        else ev_atomic_add_local_u32(&hist[(v >> shift) & (bins - 1u)], 1u);
+    }
+    zeros = ev_group_sum_u32(zeros, scratch);
+    if (!t && zeros) ev_atomic_add_u32(s, zeros);
+    for (uint32_t b = (uint32_t)t; b < bins; b += CAMBI_POOL_ITEMS)
+        if (hist[b]) ev_atomic_add_u32(s + b, hist[b]);
+}
+
+/* One item per scale: the bin of the k-th largest, the rank within it; the histogram cleared. */
+EV_KERNEL cambi_k_pool_pick(EV_BUF(const uint32_t, meta), int pass, EV_BUF(uint32_t, st))
+{
+    const int sc = ev_gid(1);
+    if (sc >= CAMBI_NUM_SCALES || ev_gid(0)) return;
+    EV_GPTR(uint32_t) s = EV_AT(uint32_t, st) + (size_t)sc * CAMBI_POOL_STRIDE;
+    const uint32_t bins = 1u << cambi_pool_width(pass);
+    const uint32_t rank = pass ? s[CAMBI_POOL_RANK] : EV_AT(const uint32_t, meta)[3 * sc + 2];
+    const uint32_t prefix = pass ? s[CAMBI_POOL_PREFIX] : 0u;
+    uint32_t above = 0, b = bins - 1u;
+    while (b > 0 && above + s[b] < rank) above += s[b--];
+    s[CAMBI_POOL_PREFIX] = (prefix << cambi_pool_width(pass)) | b;
+    s[CAMBI_POOL_RANK] = rank - above;
+    for (uint32_t i = 0; i < bins; i++) s[i] = 0;
+}
+
+/* Count, exact sum and granularity (a count per trailing-zero count) of the values above T. */
+EV_KERNEL cambi_k_pool_sum(EV_BUF(const uint32_t, c), EV_BUF(const uint32_t, meta),
+                           EV_BUF(uint32_t, st))
+{
+    EV_LOCAL uint64_t scratch[CAMBI_POOL_ITEMS];
+    const int sc = ev_grp(1), t = ev_lid(0);
+    EV_GPTR(const uint32_t) m = EV_AT(const uint32_t, meta) + 3 * sc;
+    EV_GPTR(uint32_t) s = EV_AT(uint32_t, st) + (size_t)sc * CAMBI_POOL_STRIDE;
+    /* No early return before the barriers: a group past the scale's end has nothing to do. */
+    const uint32_t n = m[1], first = (uint32_t)ev_grp(0) * CAMBI_POOL_CHUNK;
+    const uint32_t last = first >= n ? first : first + CAMBI_POOL_CHUNK < n ? first + CAMBI_POOL_CHUNK : n;
+    EV_GPTR(const uint32_t) key = EV_AT(const uint32_t, c) + m[0];
+    const uint32_t tkey = s[CAMBI_POOL_PREFIX];
+    uint32_t count = 0, small = 0, tz = 64;
+    uint64_t sum = 0;
+    for (uint32_t i = first + (uint32_t)t; i < last; i += CAMBI_POOL_ITEMS) {
+        const uint32_t v = key[i];
+        if (v <= tkey) continue;
+        count++;
+        if (v < 0x3f000000u) {  /* below 0.5f */
+            small++;
+            continue;
+        }
+        const uint64_t u = cambi_pool_units(v);
+        sum += u;
+        const uint32_t z = cambi_pool_tz(u);
+        tz = z < tz ? z : tz;
+    }
+    count = ev_group_sum_u32(count, (EV_LPTR(uint32_t))scratch);
+    small = ev_group_sum_u32(small, (EV_LPTR(uint32_t))scratch);
+    sum = ev_group_sum_u64(sum, scratch);
+    /* The group's finest granularity: the smallest tz of its items. */
+    ev_barrier();
+    scratch[t] = tz;
+    ev_barrier();
+    for (int w = CAMBI_POOL_ITEMS / 2; w > 0; w >>= 1) {
+        if (t < w && scratch[t + w] < scratch[t]) scratch[t] = scratch[t + w];
+        ev_barrier();
+    }
+    if (!t) {
+        if (count) ev_atomic_add_u32(s + CAMBI_POOL_COUNT, count);
+        if (small) ev_atomic_add_u32(s + CAMBI_POOL_SMALL, small);
+        if (sum) ev_atomic_add_u64(s + CAMBI_POOL_SUM, sum);
+        if (scratch[0] < 64) ev_atomic_add_u32(s + CAMBI_POOL_TZ + scratch[0], 1u);
+    }
+}

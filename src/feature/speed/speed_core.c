@@ -633,6 +633,40 @@ void speed_core_conclude(SpeedCore *c, SpeedEstimate *out)
     speed_core_conclude_sums(c, out);
 }
 
+/* The conclusion's own buffers, each rounded up to 64 bytes: dec, Y, X, B,
+ * then the entropies and variances of ref and dis. */
+static size_t round64(size_t b)
+{
+    return (b + 63) & ~(size_t)63;
+}
+
+size_t speed_core_conclusion_bytes(const SpeedCore *c)
+{
+    const size_t nb = (size_t)c->nb;
+    return round64(sizeof(float) * (size_t)c->ow * c->oh) +
+           3 * round64(sizeof(float) * SPEED_N * nb) + 4 * round64(sizeof(float) * nb);
+}
+
+void speed_core_conclusion_bind(const SpeedCore *c, SpeedCore *out, void *mem)
+{
+    const size_t nb = (size_t)c->nb;
+    unsigned char *p = mem;
+    *out = *c;
+    out->dec = (float *)p;
+    p += round64(sizeof(float) * (size_t)c->ow * c->oh);
+    float **yxb[3] = { &out->Y, &out->X, &out->B };
+    for (int i = 0; i < 3; i++) {
+        *yxb[i] = (float *)p;
+        p += round64(sizeof(float) * SPEED_N * nb);
+    }
+    float **est[4] = { &out->ref.entropy, &out->ref.variance, &out->dis.entropy,
+                       &out->dis.variance };
+    for (int i = 0; i < 4; i++) {
+        *est[i] = (float *)p;
+        p += round64(sizeof(float) * nb);
+    }
+}
+
 void speed_core_conclude_sums(SpeedCore *c, SpeedEstimate *out)
 {
     SpeedLinalg *la = &c->la;

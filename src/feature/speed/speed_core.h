@@ -148,6 +148,19 @@ void speed_core_conclude(SpeedCore *c, SpeedEstimate *out);
 void speed_core_conclude_sums(SpeedCore *c, SpeedEstimate *out);
 
 /**
+ * Bytes for a copy of c that speed_core_conclude_sums() and
+ * speed_core_score() may work in: a GPU frame in flight's own, so that
+ * frames conclude on several threads at once.
+ */
+size_t speed_core_conclusion_bytes(const SpeedCore *c);
+/**
+ * out = c, with its own dec, Y, X, B and estimate arrays in mem
+ * (speed_core_conclusion_bytes(c), 64-byte aligned). The other buffers
+ * stay c's, read-only through out.
+ */
+void speed_core_conclusion_bind(const SpeedCore *c, SpeedCore *out, void *mem);
+
+/**
  * The score of the ref/dis estimates: 0 when exactly one is singular,
  * else the mean over blocks of |ref - dis| weighted entropies.
  * *singular is set when either one is.

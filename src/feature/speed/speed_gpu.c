@@ -45,6 +45,10 @@ typedef struct SpeedLane {
     float *h_out[SPEED_PICS];
     ev_d *h_cov[SPEED_PICS];
     VmafGpuKernel *k_pre, *k_v, *k_h, *k_mean, *k_cov, *k_diff;
+    /* prepare's copy of the estimator for its host steps, and its results. */
+    SpeedCore core;
+    float score[2];
+    bool singular[2];
 } SpeedLane;
 
 /* The instance's estimator: speed_chroma's or speed_temporal's. */
@@ -133,6 +137,9 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_htaps", &q->k_h);
     if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_means", &q->k_mean);
     if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_cov", &q->k_cov);
+    void *scratch = NULL;
+    if (!err) err = vmaf_gpu_alloc_host(l, &scratch, speed_core_conclusion_bytes(c));
+    if (!err) speed_core_conclusion_bind(c, &q->core, scratch);
     if (temporal) {
         /* cur: the pipeline's float planes' pitch; diff: compact. */
         const size_t plane = sizeof(float) * vmaf_gpu_pitch_floats((unsigned)g->w) * g->h;
@@ -223,18 +230,26 @@ static void finish(SpeedCore *c, const SpeedLane *q, int e, SpeedEstimate *out)
     speed_core_conclude_sums(c, out);
 }
 
-static int chroma_conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
+/* On a worker, in the lane's copy of the estimator: both planes' scores. */
+static int chroma_prepare(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    SpeedCore *c = speed_chroma_core(fex);
-    const SpeedLane *q = lp;
-    bool sing[2];
-    float score[2];
+    SpeedLane *q = lp;
+    SpeedCore *c = &q->core;
+    (void)fex;
+    (void)fr;
     for (int p = 0; p < 2; p++) {
         finish(c, q, 2 * p, &c->ref);
         finish(c, q, 2 * p + 1, &c->dis);
-        score[p] = speed_core_score(c, &sing[p]);
+        q->score[p] = speed_core_score(c, &q->singular[p]);
     }
-    return speed_chroma_emit(fex, score[0], score[1], sing[0], sing[1], fr->index);
+    return 0;
+}
+
+static int chroma_conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
+{
+    const SpeedLane *q = lp;
+    return speed_chroma_emit(fex, q->score[0], q->score[1], q->singular[0], q->singular[1],
+                             fr->index);
 }
 
 const VmafFexTwin vmaf_fex_speed_chroma_gpu = {
@@ -244,6 +259,7 @@ const VmafFexTwin vmaf_fex_speed_chroma_gpu = {
     .init = chroma_init,
     .lane_init = lane_init,
     .enqueue = chroma_enqueue,
+    .prepare = chroma_prepare,
     .conclude = chroma_conclude,
 };
 
@@ -314,15 +330,24 @@ static int temporal_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     return err;
 }
 
-static int temporal_conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
+/* On a worker, in the lane's copy of the estimator (the first frame scores 0). */
+static int temporal_prepare(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
-    SpeedCore *c = speed_temporal_core(fex);
-    const SpeedLane *q = lp;
-    if (!fr->index) return speed_temporal_emit(fex, 0.0f, fr->index);
+    SpeedLane *q = lp;
+    SpeedCore *c = &q->core;
+    (void)fex;
+    q->score[0] = 0.0f;
+    if (!fr->index) return 0;
     finish(c, q, 0, &c->ref);
     finish(c, q, 1, &c->dis);
-    bool singular;
-    return speed_temporal_emit(fex, speed_core_score(c, &singular), fr->index);
+    q->score[0] = speed_core_score(c, &q->singular[0]);
+    return 0;
+}
+
+static int temporal_conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
+{
+    const SpeedLane *q = lp;
+    return speed_temporal_emit(fex, q->score[0], fr->index);
 }
 
 const VmafFexTwin vmaf_fex_speed_temporal_gpu = {
@@ -332,5 +357,6 @@ const VmafFexTwin vmaf_fex_speed_temporal_gpu = {
     .init = temporal_init,
     .lane_init = lane_init,
     .enqueue = temporal_enqueue,
+    .prepare = temporal_prepare,
     .conclude = temporal_conclude,
 };
