@@ -35,8 +35,9 @@ static const VmafGpuProgram program = { "cambi", VMAF_GPU_CUDA(cambi), VMAF_GPU_
 
 /* Rows of a scale per group of the c-value kernel: a group fills its
  * window for 2 * pad + 1 rows first, so taller segments waste less; shorter
- * ones make more groups for small scales. */
-#define CV_ROWS 64
+ * ones make more groups, and a shorter serial chain, on small scales. */
+#define CV_ROWS_MIN 16
+#define CV_ROWS_MAX 64
 
 /** One picture kind (0 dist at the encode size, 1 ref at the source size). */
 typedef struct CambiPic {
@@ -222,7 +223,7 @@ static int picture_c_values(const CambiState *s, const CambiGpu *g, CambiLane *q
     /* img[cur] holds the current scale's luma, mask[cm] its mask. */
     unsigned cur = 0, cm = 0;
     int band_lo = s->params.band_lo, band_size = s->params.band_hi - s->params.band_lo + 1;
-    int pad = (int)(cp->g->window >> 1), rows = CV_ROWS, nd = s->params.num_diffs;
+    int pad = (int)(cp->g->window >> 1), nd = s->params.num_diffs;
     for (int sc = 0; sc < CAMBI_NUM_SCALES && !err; sc++) {
         w = (int)cp->w[sc];
         h = (int)cp->h[sc];
@@ -243,6 +244,7 @@ static int picture_c_values(const CambiState *s, const CambiGpu *g, CambiLane *q
             cur ^= 1;
         }
         if (!err) {
+            int rows = h / 8 < CV_ROWS_MIN ? CV_ROWS_MIN : h / 8 > CV_ROWS_MAX ? CV_ROWS_MAX : h / 8;
             VmafGpuPtr cs = vmaf_gpu_at(c, cp->c_off[sc] * sizeof(float));
             VmafGpuArg a[] = { VMAF_GPU_ARG(q->band), VMAF_GPU_ARG(p), VMAF_GPU_ARG(w),
                                VMAF_GPU_ARG(h), VMAF_GPU_ARG(pad), VMAF_GPU_ARG(rows),
@@ -250,7 +252,7 @@ static int picture_c_values(const CambiState *s, const CambiGpu *g, CambiLane *q
                                VMAF_GPU_ARG(q->active), VMAF_GPU_ARG(q->weight),
                                VMAF_GPU_ARG(q->rcp), VMAF_GPU_ARG(cs) };
             const unsigned strips = ((unsigned)w + CAMBI_CV_COLS - 1) / CAMBI_CV_COLS;
-            const unsigned segs = ((unsigned)h + CV_ROWS - 1) / CV_ROWS;
+            const unsigned segs = ((unsigned)h + (unsigned)rows - 1) / (unsigned)rows;
             err = vmaf_gpu_launch(l, q->k_c_values, strips * CAMBI_CV_COLS, segs, 1,
                                   CAMBI_CV_COLS, 1, a);
         }

@@ -285,6 +285,19 @@ EV_KERNEL cambi_k_c_values(EV_BUF(const uint16_t, band), int p, int w, int h, in
  * Per scale, CAMBI_POOL_STRIDE words of `st` (zeroed before the first
  * pass): the histogram, then the CAMBI_POOL_* words below.
  */
+/*
+ * A pooling group's scale (grid row) and chunk: s its state, key its
+ * c-values, [first, last) the chunk's. No early return before the
+ * barriers: a group past the scale's end has an empty chunk.
+ */
+#define CAMBI_POOL_GROUP(meta, c, st)                                                     \
+    EV_GPTR(const uint32_t) m = EV_AT(const uint32_t, meta) + 3 * ev_grp(1);              \
+    EV_GPTR(uint32_t) s = EV_AT(uint32_t, st) + (size_t)ev_grp(1) * CAMBI_POOL_STRIDE;    \
+    EV_GPTR(const uint32_t) key = EV_AT(const uint32_t, c) + m[0];                        \
+    const uint32_t n = m[1], first = (uint32_t)ev_grp(0) * CAMBI_POOL_CHUNK;              \
+    const uint32_t last = first >= n ? first                                              \
+                          : first + CAMBI_POOL_CHUNK < n ? first + CAMBI_POOL_CHUNK : n
+
 EV_FN int cambi_pool_width(int pass)
 {
     return pass ? 10 : 11;
@@ -300,13 +313,8 @@ EV_KERNEL cambi_k_pool_hist(EV_BUF(const uint32_t, c), EV_BUF(const uint32_t, me
 {
     EV_LOCAL uint32_t hist[CAMBI_POOL_BINS];
     EV_LOCAL uint32_t scratch[CAMBI_POOL_ITEMS];
-    const int sc = ev_grp(1), t = ev_lid(0);
-    EV_GPTR(const uint32_t) m = EV_AT(const uint32_t, meta) + 3 * sc;
-    EV_GPTR(uint32_t) s = EV_AT(uint32_t, st) + (size_t)sc * CAMBI_POOL_STRIDE;
-    /* No early return before the barriers: a group past the scale's end has nothing to do. */
-    const uint32_t n = m[1], first = (uint32_t)ev_grp(0) * CAMBI_POOL_CHUNK;
-    const uint32_t last = first >= n ? first : first + CAMBI_POOL_CHUNK < n ? first + CAMBI_POOL_CHUNK : n;
-    EV_GPTR(const uint32_t) key = EV_AT(const uint32_t, c) + m[0];
+    const int t = ev_lid(0);
+    CAMBI_POOL_GROUP(meta, c, st);
     const int width = cambi_pool_width(pass), shift = cambi_pool_shift(pass);
     const uint32_t bins = 1u << width, prefix = pass ? s[CAMBI_POOL_PREFIX] : 0u;
     for (uint32_t b = (uint32_t)t; b < bins; b += CAMBI_POOL_ITEMS) hist[b] = 0;
@@ -346,13 +354,8 @@ EV_KERNEL cambi_k_pool_sum(EV_BUF(const uint32_t, c), EV_BUF(const uint32_t, met
                            EV_BUF(uint32_t, st))
 {
     EV_LOCAL uint64_t scratch[CAMBI_POOL_ITEMS];
-    const int sc = ev_grp(1), t = ev_lid(0);
-    EV_GPTR(const uint32_t) m = EV_AT(const uint32_t, meta) + 3 * sc;
-    EV_GPTR(uint32_t) s = EV_AT(uint32_t, st) + (size_t)sc * CAMBI_POOL_STRIDE;
-    /* No early return before the barriers: a group past the scale's end has nothing to do. */
-    const uint32_t n = m[1], first = (uint32_t)ev_grp(0) * CAMBI_POOL_CHUNK;
-    const uint32_t last = first >= n ? first : first + CAMBI_POOL_CHUNK < n ? first + CAMBI_POOL_CHUNK : n;
-    EV_GPTR(const uint32_t) key = EV_AT(const uint32_t, c) + m[0];
+    const int t = ev_lid(0);
+    CAMBI_POOL_GROUP(meta, c, st);
     const uint32_t tkey = s[CAMBI_POOL_PREFIX];
     uint32_t count = 0, small = 0, tz = 64;
     uint64_t sum = 0;

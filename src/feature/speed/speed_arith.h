@@ -459,4 +459,8 @@ EV_FN void speed_block_variances(const float *X, const float *Y, int n, int m, f
 
 #endif /* the host's part */
 
+/* The GPU twins' sum kernels: items per picture (speed_kernels.h, speed_gpu.c). */
+#define SPEED_MEAN_ITEMS 32
+#define SPEED_COV_ITEMS 640
+
 #endif

@@ -39,11 +39,11 @@ typedef struct SpeedGpu {
 typedef struct SpeedLane {
     VmafGpuPtr aa, lm, xi, xw, yi, yw;     /**< filters and prescale tables */
     VmafGpuPtr spl, vert, dec, tmp, mean;  /**< scratch, reused plane after plane */
-    VmafGpuPtr out[SPEED_PICS], cov[SPEED_PICS];
+    VmafGpuPtr out, cov;                   /**< every picture's, side by side */
     VmafGpuPtr cur[2];                     /**< speed_temporal: this frame's luma, ref and dist */
     VmafGpuPtr diff;                       /**< speed_temporal: previous - current */
-    float *h_out[SPEED_PICS];
-    ev_d *h_cov[SPEED_PICS];
+    float *h_out;
+    ev_d *h_cov;
     VmafGpuKernel *k_pre, *k_v, *k_h, *k_mean, *k_cov, *k_diff;
     /* prepare's copy of the estimator for its host steps, and its results. */
     SpeedCore core;
@@ -124,14 +124,13 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_alloc(l, &q->vert, sizeof(float) * (size_t)g->sw * g->oh);
     if (!err) err = vmaf_gpu_alloc(l, &q->dec, sizeof(float) * dec);
     if (!err) err = vmaf_gpu_alloc(l, &q->tmp, sizeof(float) * dec);
-    if (!err) err = vmaf_gpu_alloc(l, &q->mean, sizeof(float) * SPEED_N);
-    for (int e = 0; e < g->n_pics && !err; e++) {
-        err = vmaf_gpu_alloc(l, &q->out[e], sizeof(float) * dec);
-        if (!err) err = vmaf_gpu_alloc(l, &q->cov[e], sizeof(ev_d) * SPEED_N * SPEED_N);
-        if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_out[e], sizeof(float) * dec);
-        if (!err)
-            err = vmaf_gpu_alloc_host(l, (void **)&q->h_cov[e], sizeof(ev_d) * SPEED_N * SPEED_N);
-    }
+    const size_t np = (size_t)g->n_pics;
+    if (!err) err = vmaf_gpu_alloc(l, &q->mean, sizeof(float) * SPEED_N * np);
+    if (!err) err = vmaf_gpu_alloc(l, &q->out, sizeof(float) * dec * np);
+    if (!err) err = vmaf_gpu_alloc(l, &q->cov, sizeof(ev_d) * SPEED_N * SPEED_N * np);
+    if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_out, sizeof(float) * dec * np);
+    if (!err)
+        err = vmaf_gpu_alloc_host(l, (void **)&q->h_cov, sizeof(ev_d) * SPEED_N * SPEED_N * np);
     if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_prescale", &q->k_pre);
     if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_vtaps", &q->k_v);
     if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_htaps", &q->k_h);
@@ -150,7 +149,7 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     return err;
 }
 
-/* One picture's plane: the kernels up to the covariance sums, into out[e] and cov[e]. */
+/* One picture's plane: the filters, into picture e's slot of out. */
 static int estimate(const SpeedGpu *g, const SpeedCore *c, SpeedLane *q, VmafGpuLane *l,
                     VmafGpuPtr plane, int pitch, int e)
 {
@@ -185,23 +184,33 @@ static int estimate(const SpeedGpu *g, const SpeedCore *c, SpeedLane *q, VmafGpu
                          VMAF_GPU_ARG(oh),     VMAF_GPU_ARG(q->lm), VMAF_GPU_ARG(ln),
                          VMAF_GPU_ARG(one),    VMAF_GPU_ARG(oh),    VMAF_GPU_ARG(q->tmp) };
     if (!err) err = vmaf_gpu_launch(l, q->k_v, (unsigned)ow, (unsigned)oh, 1, 32, 8, lva);
+    VmafGpuPtr out = vmaf_gpu_at(q->out, sizeof(float) * (size_t)e * ow * oh);
     VmafGpuArg lha[] = { VMAF_GPU_ARG(q->tmp), VMAF_GPU_ARG(ow), VMAF_GPU_ARG(q->lm),
                          VMAF_GPU_ARG(ln),     VMAF_GPU_ARG(one), VMAF_GPU_ARG(ow),
                          VMAF_GPU_ARG(oh),     VMAF_GPU_ARG(q->dec), VMAF_GPU_ARG(yes),
-                         VMAF_GPU_ARG(q->out[e]) };
+                         VMAF_GPU_ARG(out) };
     if (!err) err = vmaf_gpu_launch(l, q->k_h, (unsigned)ow, (unsigned)oh, 1, 32, 8, lha);
-    /* Means, then the covariance sums: one serial chain per item. */
-    int subw = g->subw, subh = g->subh;
-    VmafGpuArg ma[] = { VMAF_GPU_ARG(q->out[e]), VMAF_GPU_ARG(ow), VMAF_GPU_ARG(subw),
-                        VMAF_GPU_ARG(subh), VMAF_GPU_ARG(q->mean) };
-    if (!err) err = vmaf_gpu_launch(l, q->k_mean, 32, 1, 1, 32, 1, ma);
-    VmafGpuArg ca[] = { VMAF_GPU_ARG(q->out[e]), VMAF_GPU_ARG(ow),      VMAF_GPU_ARG(subw),
-                        VMAF_GPU_ARG(subh),      VMAF_GPU_ARG(q->mean), VMAF_GPU_ARG(q->cov[e]) };
-    if (!err) err = vmaf_gpu_launch(l, q->k_cov, SPEED_N * SPEED_N, 1, 1, 64, 1, ca);
+    return err;
+}
+
+/*
+ * The means, then the covariance sums of every picture, one serial chain
+ * per item, all pictures at once; then everything the host steps read.
+ */
+static int sums(const SpeedGpu *g, SpeedLane *q, VmafGpuLane *l)
+{
+    int n = g->ow * g->oh, ow = g->ow, subw = g->subw, subh = g->subh;
+    const unsigned np = (unsigned)g->n_pics;
+    VmafGpuArg ma[] = { VMAF_GPU_ARG(q->out), VMAF_GPU_ARG(n), VMAF_GPU_ARG(ow),
+                        VMAF_GPU_ARG(subw), VMAF_GPU_ARG(subh), VMAF_GPU_ARG(q->mean) };
+    int err = vmaf_gpu_launch(l, q->k_mean, np * SPEED_MEAN_ITEMS, 1, 1, SPEED_MEAN_ITEMS, 1, ma);
+    VmafGpuArg ca[] = { VMAF_GPU_ARG(q->out), VMAF_GPU_ARG(n), VMAF_GPU_ARG(ow),
+                        VMAF_GPU_ARG(subw), VMAF_GPU_ARG(subh), VMAF_GPU_ARG(q->mean),
+                        VMAF_GPU_ARG(q->cov) };
+    if (!err) err = vmaf_gpu_launch(l, q->k_cov, np * SPEED_COV_ITEMS, 1, 1, 64, 1, ca);
+    if (!err) err = vmaf_gpu_download(l, q->h_out, q->out, sizeof(float) * (size_t)n * np);
     if (!err)
-        err = vmaf_gpu_download(l, q->h_out[e], q->out[e], sizeof(float) * (size_t)ow * oh);
-    if (!err)
-        err = vmaf_gpu_download(l, q->h_cov[e], q->cov[e], sizeof(ev_d) * SPEED_N * SPEED_N);
+        err = vmaf_gpu_download(l, q->h_cov, q->cov, sizeof(ev_d) * SPEED_N * SPEED_N * np);
     return err;
 }
 
@@ -218,15 +227,17 @@ static int chroma_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
                                    SPEED_OFFSET, &plane, &pitch);
         if (!err) err = estimate(g, c, q, fr->lane, plane, (int)pitch, e);
     }
-    return err;
+    return err ? err : sums(g, q, fr->lane);
 }
 
 /* Picture e's estimate from what came back, by the CPU path's host steps. */
 static void finish(SpeedCore *c, const SpeedLane *q, int e, SpeedEstimate *out)
 {
-    memcpy(c->dec, q->h_out[e], sizeof(float) * (size_t)c->ow * c->oh);
+    const size_t n = (size_t)c->ow * c->oh;
+    const ev_d *cov = q->h_cov + (size_t)e * SPEED_N * SPEED_N;
+    memcpy(c->dec, q->h_out + (size_t)e * n, sizeof(float) * n);
     for (int x = 0; x < SPEED_N; x++)
-        for (int y = 0; y <= x; y++) c->la.cov_sum[x][y] = q->h_cov[e][x * SPEED_N + y];
+        for (int y = 0; y <= x; y++) c->la.cov_sum[x][y] = cov[x * SPEED_N + y];
     speed_core_conclude_sums(c, out);
 }
 
@@ -327,7 +338,7 @@ static int temporal_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
         err = diff(g, q, l, prev[i], pp[i], q->cur[ci], (int)fp, q->diff);
         if (!err) err = estimate(g, c, q, l, q->diff, g->w, i);
     }
-    return err;
+    return err ? err : sums(g, q, l);
 }
 
 /* On a worker, in the lane's copy of the estimator (the first frame scores 0). */

@@ -91,31 +91,37 @@ EV_KERNEL speed_k_htaps(EV_BUF(const float, src), int w, EV_BUF(const float, f),
     EV_AT(float, out)[o] = sub ? speed_sub(EV_AT(const float, base)[o], acc) : acc;
 }
 
-/* Item k < 25: the mean of submatrix k (subh x subw from (k / 5, k % 5)). */
-EV_KERNEL speed_k_means(EV_BUF(const float, dec), int ow, int subw, int subh,
+/*
+ * The pictures of a frame are estimated side by side: picture e's image is
+ * dec + e * n (n = ow * oh floats), its means mean + e * 25, its sums
+ * cov + e * 625, so that their serial chains run at once.
+ */
+/* Item e * 32 + k, k < 25: the mean of picture e's submatrix k (subh x subw from (k / 5, k % 5)). */
+EV_KERNEL speed_k_means(EV_BUF(const float, dec), int n, int ow, int subw, int subh,
                         EV_BUF(float, mean))
 {
-    const int k = ev_gid(0);
+    const int e = ev_gid(0) / SPEED_MEAN_ITEMS, k = ev_gid(0) % SPEED_MEAN_ITEMS;
     if (k >= SPEED_N) return;
-    EV_GPTR(const float) d = EV_AT(const float, dec);
+    EV_GPTR(const float) d = EV_AT(const float, dec) + (size_t)e * (size_t)n;
     float sum = 0.0f;
     for (int i = 0; i < subh; i++) {
         EV_GPTR(const float) row =
             d + (size_t)(i + k / SPEED_BLOCK) * (size_t)ow + (size_t)(k % SPEED_BLOCK);
         for (int j = 0; j < subw; j++) sum = FADD(sum, row[j]);
     }
-    EV_AT(float, mean)[k] = speed_mean(sum, (float)((size_t)subw * (size_t)subh));
+    EV_AT(float, mean)[e * SPEED_N + k] = speed_mean(sum, (float)((size_t)subw * (size_t)subh));
 }
 
-/* Item x * 25 + y, y <= x: the covariance sum of submatrices x and y. */
-EV_KERNEL speed_k_cov(EV_BUF(const float, dec), int ow, int subw, int subh,
+/* Item e * 640 + x * 25 + y, y <= x: picture e's covariance sum of submatrices x and y. */
+EV_KERNEL speed_k_cov(EV_BUF(const float, dec), int n, int ow, int subw, int subh,
                       EV_BUF(const float, mean), EV_BUF(ev_d, cov))
 {
-    const int t = ev_gid(0);
+    const int e = ev_gid(0) / SPEED_COV_ITEMS, t = ev_gid(0) % SPEED_COV_ITEMS;
     const int x = t / SPEED_N, y = t % SPEED_N;
     if (t >= SPEED_N * SPEED_N || y > x) return;
-    EV_GPTR(const float) d = EV_AT(const float, dec);
-    const float mx = EV_AT(const float, mean)[x], my = EV_AT(const float, mean)[y];
+    EV_GPTR(const float) d = EV_AT(const float, dec) + (size_t)e * (size_t)n;
+    EV_GPTR(const float) mn = EV_AT(const float, mean) + e * SPEED_N;
+    const float mx = mn[x], my = mn[y];
     ev_d acc = D_K(0x0000000000000000, 0.0);
     for (int i = 0; i < subh; i++) {
         EV_GPTR(const float) rx =
@@ -125,7 +131,7 @@ EV_KERNEL speed_k_cov(EV_BUF(const float, dec), int ow, int subw, int subh,
         for (int j = 0; j < subw; j++)
             acc = speed_cov_step(acc, speed_centered(rx[j], mx), speed_centered(ry[j], my));
     }
-    EV_AT(ev_d, cov)[t] = acc;
+    EV_AT(ev_d, cov)[e * SPEED_N * SPEED_N + t] = acc;
 }
 
 /* speed_temporal's difference: out (compact w x h) = a - b (ap, bp floats per row). */
