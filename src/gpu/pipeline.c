@@ -48,6 +48,7 @@ typedef struct TwinReg {
     char *share_key;        /* vmaf_gpu_share's key, or NULL */
     VmafFex *leader;        /* a follower's leader: nothing to queue */
     double ms;              /* profile: GPU time of its work */
+    double host_ms;         /* profile: its enqueue's time on the submitting thread */
 } TwinReg;
 
 typedef struct FloatSlot {
@@ -139,7 +140,7 @@ struct VmafGpu {
 
     /* Profile (EXACTVMAF_CUDA_PROFILE=1). */
     bool prof;
-    double prof_upload_ms, prof_bytes;
+    double prof_upload_ms, prof_bytes, prof_submit_ms;
     unsigned prof_frames;
     struct timespec t_first, t_last;
 };
@@ -868,6 +869,13 @@ static void release_pictures(VmafGpuLane *l)
             if (l->prime_pic[b][k].ref) vmaf_picture_unref(&l->prime_pic[b][k]);
 }
 
+static double now_ms(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
+}
+
 static int prof_mark(VmafGpu *gpu, VmafGpuLane *l, unsigned i)
 {
     if (!gpu->prof) return 0;
@@ -892,7 +900,9 @@ static int queue_frame(VmafGpu *gpu, VmafGpuLane *l)
         const TwinReg *tr = &gpu->twin[t];
         if (l->all || every_frame(tr)) {
             if (tr->history) err = wait_readers(gpu, l, t);
+            const double t0 = gpu->prof ? now_ms() : 0.0;
             if (!err && !tr->leader) err = tr->fex->twin->enqueue(tr->fex, fr, l->lp[t]);
+            if (gpu->prof) gpu->twin[t].host_ms += now_ms() - t0;
             if (err)
                 vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (%s): cannot queue frame %u (%d)",
                          tr->fex->desc->name, vmaf_gpu_backend(gpu), fr->index, err);
@@ -937,11 +947,13 @@ int vmaf_gpu_submit(VmafGpu *gpu, const VmafPicture *ref, const VmafPicture *dis
     l->prepared = false;
     if (gpu->prof && !seq) clock_gettime(CLOCK_MONOTONIC, &gpu->t_first);
 
+    const double t0 = gpu->prof ? now_ms() : 0.0;
     if (!err) err = l->ops->enter(l->st);
     if (!err) {
         err = queue_frame(gpu, l);
         l->ops->leave(l->st);
     }
+    if (gpu->prof) gpu->prof_submit_ms += now_ms() - t0;
     /* Keep the last pictures for the next block's priming. */
     if (gpu->n_dev > 1 && gpu->history) {
         const unsigned last = gpu->history - 1;
@@ -1112,8 +1124,11 @@ static void print_profile(const VmafGpu *gpu)
     fprintf(stderr, "exactvmaf %s profile: upload %.3f ms per frame, %.0f bytes, %.2f GB/s\n",
             b, up, bytes, up > 0 ? bytes / (up * 1e6) : 0.0);
     for (unsigned t = 0; t < gpu->n_twin; t++)
-        fprintf(stderr, "exactvmaf %s profile: twin %s %.3f ms per frame\n", b,
-                gpu->twin[t].fex->desc->name, gpu->twin[t].ms / n);
+        fprintf(stderr, "exactvmaf %s profile: twin %s %.3f ms per frame on the device, "
+                "%.3f ms queueing it on the host\n", b, gpu->twin[t].fex->desc->name,
+                gpu->twin[t].ms / n, gpu->twin[t].host_ms / n);
+    fprintf(stderr, "exactvmaf %s profile: queueing a frame (uploads, every twin) %.3f ms on "
+            "the submitting thread\n", b, gpu->prof_submit_ms / n);
     fprintf(stderr, "exactvmaf %s profile: device memory %.1f MiB per frame in flight, "
             "%.1f MiB in all\n", b, mib(lane_bytes), mib(total));
 }

@@ -61,14 +61,14 @@ typedef struct CambiGpu {
 } CambiGpu;
 
 typedef struct CambiLane {
-    VmafGpuPtr img[2], mask[2], cs, band, c, flag;
+    VmafGpuPtr img[2], mask, cs, band, c, flag;
     VmafGpuPtr xs[2], ys[2], active, weight, rcp, meta[2], pool;
     float *h_c;             /**< c-values read back for a host pooling */
     uint32_t *h_flag, *h_pool;
     /* prepare's results for conclude: each picture's score, or its error. */
     double score[2];
     int score_err[2];
-    VmafGpuKernel *k_load, *k_range, *k_cols, *k_rows, *k_decimate, *k_mode, *k_c_values,
+    VmafGpuKernel *k_load, *k_range, *k_cols, *k_rows, *k_mode, *k_c_values,
         *k_pool_hist, *k_pool_pick, *k_pool_sum;
 } CambiLane;
 
@@ -144,10 +144,8 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     const size_t px = (size_t)g->pitch * g->alloc_h;
     const size_t c_count = g->pic[0].c_count + (g->n_pic > 1 ? g->pic[1].c_count : 0);
     int err = 0;
-    for (int k = 0; k < 2 && !err; k++) {
-        err = vmaf_gpu_alloc(l, &q->img[k], px * sizeof(uint16_t));
-        if (!err) err = vmaf_gpu_alloc(l, &q->mask[k], px);
-    }
+    for (int k = 0; k < 2 && !err; k++) err = vmaf_gpu_alloc(l, &q->img[k], px * sizeof(uint16_t));
+    if (!err) err = vmaf_gpu_alloc(l, &q->mask, px);
     if (!err) err = vmaf_gpu_alloc(l, &q->cs, px);
     if (!err) err = vmaf_gpu_alloc(l, &q->band, px * sizeof(uint16_t));
     if (!err) err = vmaf_gpu_alloc(l, &q->c, c_count * sizeof(float));
@@ -174,7 +172,6 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_range", &q->k_range);
     if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_mask_cols", &q->k_cols);
     if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_mask_rows", &q->k_rows);
-    if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_decimate", &q->k_decimate);
     if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_mode", &q->k_mode);
     if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_c_values", &q->k_c_values);
     if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_pool_hist", &q->k_pool_hist);
@@ -217,32 +214,24 @@ static int picture_c_values(const CambiState *s, const CambiGpu *g, CambiLane *q
     if (!err) {
         unsigned thr = cambi_mask_threshold((unsigned)w, (unsigned)h);
         VmafGpuArg a[] = { VMAF_GPU_ARG(q->cs), VMAF_GPU_ARG(p), VMAF_GPU_ARG(w),
-                           VMAF_GPU_ARG(h), VMAF_GPU_ARG(thr), VMAF_GPU_ARG(q->mask[0]) };
+                           VMAF_GPU_ARG(h), VMAF_GPU_ARG(thr), VMAF_GPU_ARG(q->mask) };
         err = vmaf_gpu_launch(l, q->k_rows, (unsigned)w, (unsigned)h, 1, 32, 8, a);
     }
-    /* img[cur] holds the current scale's luma, mask[cm] its mask. */
-    unsigned cur = 0, cm = 0;
+    /* img[cur]: the previous scale's filtered luma (the loaded one first),
+     * read with `step`; the mask of scale sc is every mstep-th sample. */
+    unsigned cur = 0;
     int band_lo = s->params.band_lo, band_size = s->params.band_hi - s->params.band_lo + 1;
     int pad = (int)(cp->g->window >> 1), nd = s->params.num_diffs;
     for (int sc = 0; sc < CAMBI_NUM_SCALES && !err; sc++) {
         w = (int)cp->w[sc];
         h = (int)cp->h[sc];
-        if (sc > 0 || s->hrs) {
-            VmafGpuArg a[] = { VMAF_GPU_ARG(q->img[cur]), VMAF_GPU_ARG(q->mask[cm]),
-                               VMAF_GPU_ARG(p), VMAF_GPU_ARG(w), VMAF_GPU_ARG(h),
-                               VMAF_GPU_ARG(q->img[cur ^ 1]), VMAF_GPU_ARG(q->mask[cm ^ 1]) };
-            err = vmaf_gpu_launch(l, q->k_decimate, (unsigned)w, (unsigned)h, 1, 32, 8, a);
-            cur ^= 1;
-            cm ^= 1;
-        }
-        if (!err) {
-            VmafGpuArg a[] = { VMAF_GPU_ARG(q->img[cur]), VMAF_GPU_ARG(q->mask[cm]),
-                               VMAF_GPU_ARG(p), VMAF_GPU_ARG(w), VMAF_GPU_ARG(h),
-                               VMAF_GPU_ARG(band_lo), VMAF_GPU_ARG(band_size),
-                               VMAF_GPU_ARG(q->img[cur ^ 1]), VMAF_GPU_ARG(q->band) };
-            err = vmaf_gpu_launch(l, q->k_mode, (unsigned)w, (unsigned)h, 1, 32, 8, a);
-            cur ^= 1;
-        }
+        int step = sc > 0 || s->hrs ? 2 : 1, mstep = 1 << (sc + (s->hrs ? 1 : 0));
+        VmafGpuArg a[] = { VMAF_GPU_ARG(q->img[cur]), VMAF_GPU_ARG(step), VMAF_GPU_ARG(q->mask),
+                           VMAF_GPU_ARG(mstep), VMAF_GPU_ARG(p), VMAF_GPU_ARG(w),
+                           VMAF_GPU_ARG(h), VMAF_GPU_ARG(band_lo), VMAF_GPU_ARG(band_size),
+                           VMAF_GPU_ARG(q->img[cur ^ 1]), VMAF_GPU_ARG(q->band) };
+        err = vmaf_gpu_launch(l, q->k_mode, (unsigned)w, (unsigned)h, 1, 32, 8, a);
+        cur ^= 1;
         if (!err) {
             int rows = h / 8 < CV_ROWS_MIN ? CV_ROWS_MIN : h / 8 > CV_ROWS_MAX ? CV_ROWS_MAX : h / 8;
             VmafGpuPtr cs = vmaf_gpu_at(c, cp->c_off[sc] * sizeof(float));

@@ -122,46 +122,41 @@ EV_KERNEL cambi_k_mask_rows(EV_BUF(const uint8_t, cs), int p, int w, int h, unsi
 
 /* ---- Scales ---- */
 
-/* Every other row and column of img and mask: the new scale is w x h. */
-EV_KERNEL cambi_k_decimate(EV_BUF(const uint16_t, img), EV_BUF(const uint8_t, mask), int p,
-                           int w, int h, EV_BUF(uint16_t, img_out), EV_BUF(uint8_t, mask_out))
+/* Horizontal mode at (r, j) of the scale whose sample (r, c) is s[step r][step c];
+ * the first and last columns keep their value. */
+EV_FN uint16_t cambi_hmode(EV_GPTR(const uint16_t) s, int p, int step, int w, int r, int j)
 {
-    const int j = ev_gid(0), i = ev_gid(1);
-    if (j >= w || i >= h) return;
-    const size_t s = (size_t)(2 * i) * (size_t)p + (size_t)(2 * j);
-    const size_t d = (size_t)i * (size_t)p + (size_t)j;
-    EV_AT(uint16_t, img_out)[d] = EV_AT(const uint16_t, img)[s];
-    EV_AT(uint8_t, mask_out)[d] = EV_AT(const uint8_t, mask)[s];
-}
-
-/* Horizontal mode at (r, j); the first and last columns keep their value. */
-EV_FN uint16_t cambi_hmode(EV_GPTR(const uint16_t) s, int p, int w, int r, int j)
-{
-    EV_GPTR(const uint16_t) row = s + (size_t)r * (size_t)p;
-    return j >= 1 && j + 1 < w ? cambi_mode3(row[j - 1], row[j], row[j + 1]) : row[j];
+    EV_GPTR(const uint16_t) row = s + (size_t)(step * r) * (size_t)p;
+    const uint16_t v = row[step * j];
+    return j >= 1 && j + 1 < w ? cambi_mode3(row[step * (j - 1)], v, row[step * (j + 1)]) : v;
 }
 
 /*
- * The 3x3 separable mode filter (rows 0 and h - 1 keep their values), out
- * of place, and the band image: the count row of each pixel (value -
- * band_lo) where it is masked and inside the band, else CAMBI_NO_ROW.
+ * One scale, w x h: its samples are every step-th row and column of img
+ * (the previous scale's filtered image, or the loaded one; step 1 or 2, the
+ * CPU's decimation read in place), its mask every mstep-th of the spatial
+ * mask (the decimations compose). The 3x3 separable mode filter (rows 0 and
+ * h - 1 keep their values) goes to img_out, and the band image: the count
+ * row of each pixel (value - band_lo) where it is masked and inside the
+ * band, else CAMBI_NO_ROW.
  */
-EV_KERNEL cambi_k_mode(EV_BUF(const uint16_t, img), EV_BUF(const uint8_t, mask), int p, int w,
-                       int h, int band_lo, int band_size, EV_BUF(uint16_t, img_out),
-                       EV_BUF(uint16_t, band))
+EV_KERNEL cambi_k_mode(EV_BUF(const uint16_t, img), int step, EV_BUF(const uint8_t, mask),
+                       int mstep, int p, int w, int h, int band_lo, int band_size,
+                       EV_BUF(uint16_t, img_out), EV_BUF(uint16_t, band))
 {
     const int j = ev_gid(0), i = ev_gid(1);
     if (j >= w || i >= h) return;
     EV_GPTR(const uint16_t) s = EV_AT(const uint16_t, img);
-    const size_t o = (size_t)i * (size_t)p + (size_t)j;
     const uint16_t v = i >= 1 && i + 1 < h
-                           ? cambi_mode3(cambi_hmode(s, p, w, i - 1, j), cambi_hmode(s, p, w, i, j),
-                                         cambi_hmode(s, p, w, i + 1, j))
-                           : s[o];
+                           ? cambi_mode3(cambi_hmode(s, p, step, w, i - 1, j),
+                                         cambi_hmode(s, p, step, w, i, j),
+                                         cambi_hmode(s, p, step, w, i + 1, j))
+                           : s[(size_t)(step * i) * (size_t)p + (size_t)(step * j)];
+    const size_t o = (size_t)i * (size_t)p + (size_t)j;
     EV_AT(uint16_t, img_out)[o] = v;
     const unsigned rel = (unsigned)((int)v - band_lo);
-    EV_AT(uint16_t, band)[o] =
-        (uint16_t)(EV_AT(const uint8_t, mask)[o] && rel < (unsigned)band_size ? rel : CAMBI_NO_ROW);
+    const uint8_t m = EV_AT(const uint8_t, mask)[(size_t)(mstep * i) * (size_t)p + (size_t)(mstep * j)];
+    EV_AT(uint16_t, band)[o] = (uint16_t)(m && rel < (unsigned)band_size ? rel : CAMBI_NO_ROW);
 }
 
 /* ---- c-values ---- */
