@@ -462,7 +462,7 @@ int vmaf_gpu_read(const VmafGpuFrame *fr, void *dst, VmafGpuPtr src, size_t byte
 {
     VmafGpuLane *l = fr->lane;
     if (!bytes) return 0;
-    /* The completion thread: the lane's queue is idle (its frame is done)
+    /* In prepare or conclude: the lane's queue is idle (its frame is done)
      * and nothing else queues there until the frame is concluded. */
     int err = l->ops->enter(l->st);
     if (err) return err;
@@ -1045,15 +1045,25 @@ static void *worker_main(void *arg)
         const bool keep = !l->failed && (!gpu->err || l->fr.seq < gpu->err_seq);
         pthread_mutex_unlock(&gpu->lock);
 
-        /* A failed wait is the completion thread's to report. */
-        int err = keep ? l->ops->enter(l->st) : -1;
-        if (!err) {
-            err = l->ops->sync(l->done);
-            l->ops->leave(l->st);
+        int err = 0;
+        if (keep) {
+            err = l->ops->enter(l->st);
+            if (!err) {
+                err = l->ops->sync(l->done);
+                l->ops->leave(l->st);
+            }
+            /* The frame is not concluded: its prepares did not run. */
+            if (err) {
+                vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: frame %u failed on %s",
+                         vmaf_gpu_backend(gpu), l->fr.index, l->ops->device_name(l->st));
+                set_error(gpu, err, l->fr.seq);
+            }
         }
-        for (unsigned t = 0; !err && t < gpu->n_twin; t++) {
+        for (unsigned t = 0; keep && !err && t < gpu->n_twin; t++) {
             const TwinReg *tr = &gpu->twin[t];
-            if (!tr->fex->twin->prepare || (!l->all && !every_frame(tr))) continue;
+            /* A follower concludes from its leader's lane state: nothing to prepare. */
+            if (!tr->fex->twin->prepare || tr->leader || (!l->all && !every_frame(tr)))
+                continue;
             err = tr->fex->twin->prepare(tr->fex, &l->fr, l->lp[t]);
             if (err) {
                 vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (%s) failed on frame %u (%s)",

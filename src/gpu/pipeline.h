@@ -197,10 +197,10 @@ int vmaf_gpu_upload(VmafGpuLane *l, VmafGpuPtr dst, const void *src, size_t byte
 /** dst must be pinned; valid in the twin's conclude of the same frame. */
 int vmaf_gpu_download(VmafGpuLane *l, void *dst, VmafGpuPtr src, size_t bytes);
 /**
- * In a twin's conclude: copy src, on frame fr's lane, to pinned dst and
- * wait for it. For what a frame needs back only sometimes (a conclusion
- * that falls back to the host), so that the other frames do not pay for
- * the copy.
+ * In a twin's prepare or conclude: copy src, on frame fr's lane, to dst
+ * (any host memory) and wait for it. For what a frame needs back only
+ * sometimes (a conclusion that falls back to the host), so that the other
+ * frames do not pay for the copy.
  */
 int vmaf_gpu_read(const VmafGpuFrame *fr, void *dst, VmafGpuPtr src, size_t bytes);
 

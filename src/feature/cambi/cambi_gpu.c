@@ -23,6 +23,7 @@
 #include <math.h>
 #include <stdatomic.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cambi_state.h"
@@ -63,7 +64,6 @@ typedef struct CambiGpu {
 typedef struct CambiLane {
     VmafGpuPtr img[2], mask, cs, band, c, flag;
     VmafGpuPtr xs[2], ys[2], active, weight, rcp, meta[2], pool;
-    float *h_c;             /**< c-values read back for a host pooling */
     uint32_t *h_flag, *h_pool;
     /* prepare's results for conclude: each picture's score, or its error. */
     double score[2];
@@ -150,7 +150,6 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_alloc(l, &q->band, px * sizeof(uint16_t));
     if (!err) err = vmaf_gpu_alloc(l, &q->c, c_count * sizeof(float));
     if (!err) err = vmaf_gpu_alloc(l, &q->flag, 2 * sizeof(uint32_t));
-    if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_c, c_count * sizeof(float));
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_flag, 2 * sizeof(uint32_t));
     if (!err) err = vmaf_gpu_alloc(l, &q->pool, 2 * POOL_BYTES);
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_pool, 2 * POOL_BYTES);
@@ -161,8 +160,14 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
         if (!err) err = vmaf_gpu_const(l, &q->ys[k], rs->y, rs->out_h * sizeof(*rs->y));
         if (!err) err = vmaf_gpu_const(l, &q->meta[k], g->pic[k].meta, sizeof(g->pic[k].meta));
     }
-    if (!err)
-        err = vmaf_gpu_const(l, &q->active, s->params.active, sizeof(s->params.active));
+    if (!err) {
+        /* Read at every band value: up to band_hi, which can pass 1024 (the
+         * largest 10-bit luma) by num_diffs; the values past 1024 come only
+         * from a picture the range check refuses, and are never active. */
+        uint32_t active[1024 + CAMBI_MAX_DIFFS + 1] = { 0 };
+        memcpy(active, s->params.active, sizeof(s->params.active));
+        err = vmaf_gpu_const(l, &q->active, active, sizeof(active));
+    }
     if (!err)
         err = vmaf_gpu_const(l, &q->weight, s->params.weight, sizeof(s->params.weight));
     if (!err) err = vmaf_gpu_const(l, &q->rcp, s->params.rcp, sizeof(s->params.rcp));
@@ -335,12 +340,16 @@ static int picture_score(const CambiState *s, CambiGpu *g, CambiLane *q,
             atomic_fetch_add(&g->pooled_gpu, 1);
             continue;
         }
+        /* Rare (see the top of this file): the scale's c-values in ordinary
+         * memory for this pooling only, not pinned in every lane. */
         const size_t n = (size_t)cp->w[sc] * cp->h[sc];
-        float *c = q->h_c + base + cp->c_off[sc];
+        float *c = malloc(n * sizeof(float));
+        if (!c) return -ENOMEM;
         const int err = vmaf_gpu_read(fr, c, vmaf_gpu_at(q->c, (base + cp->c_off[sc]) * sizeof(float)),
                                       n * sizeof(float));
+        if (!err) scale_score[sc] = cambi_pool_scale(c, (int)n, s->pool_topk);
+        free(c);
         if (err) return err;
-        scale_score[sc] = cambi_pool_scale(c, (int)n, s->pool_topk);
         atomic_fetch_add(&g->pooled_host, 1);
     }
     *score = cambi_conclude(scale_score, cp->g->window);
