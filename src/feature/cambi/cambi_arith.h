@@ -31,22 +31,20 @@
 /** The GPU pooling kernels' groups, each over a chunk of a scale's c-values. */
 #define CAMBI_POOL_ITEMS 256
 #define CAMBI_POOL_CHUNK (CAMBI_POOL_ITEMS * 32)
-/** Histogram bins of the pooling select's widest pass (11 bits). */
-#define CAMBI_POOL_BINS 2048
 /*
- * Per-scale state of the GPU pooling (words after the histogram): the
- * select's prefix (T's bits once done) and rank, then the count of values
- * above T, the count of those below 0.5, their sum in units (two words),
- * and 64 counters: groups whose finest value has that many trailing zero
- * bits of units.
+ * Per-scale state of the GPU pooling, in words: the three passes'
+ * histograms of the select (2048, 1024 and 1024 bins), then T's bits, the
+ * count of values above T, the count of those below 0.5, their sum in
+ * units (two words), and 64 counters: groups whose finest value has that
+ * many trailing zero bits of units.
  */
-#define CAMBI_POOL_PREFIX CAMBI_POOL_BINS
-#define CAMBI_POOL_RANK (CAMBI_POOL_BINS + 1)
-#define CAMBI_POOL_COUNT (CAMBI_POOL_BINS + 2)
-#define CAMBI_POOL_SMALL (CAMBI_POOL_BINS + 3)
-#define CAMBI_POOL_SUM (CAMBI_POOL_BINS + 4)
-#define CAMBI_POOL_TZ (CAMBI_POOL_BINS + 6)
-#define CAMBI_POOL_STRIDE (CAMBI_POOL_BINS + 72)
+#define CAMBI_POOL_HISTS 4096
+#define CAMBI_POOL_T CAMBI_POOL_HISTS
+#define CAMBI_POOL_COUNT (CAMBI_POOL_HISTS + 1)
+#define CAMBI_POOL_SMALL (CAMBI_POOL_HISTS + 2)
+#define CAMBI_POOL_SUM (CAMBI_POOL_HISTS + 4)
+#define CAMBI_POOL_TZ (CAMBI_POOL_HISTS + 6)
+#define CAMBI_POOL_STRIDE (CAMBI_POOL_HISTS + 72)
 
 /** Per-scale weights of the final inner product, finest scale first. */
 EV_FN int cambi_scale_weight(int scale)

@@ -69,7 +69,7 @@ typedef struct CambiLane {
     double score[2];
     int score_err[2];
     VmafGpuKernel *k_load, *k_range, *k_cols, *k_rows, *k_mode, *k_c_values,
-        *k_pool_hist, *k_pool_pick, *k_pool_sum;
+        *k_pool_hist, *k_pool_sum;
 } CambiLane;
 
 /* The pooling state of one picture's five scales (cambi_kernels.h). */
@@ -180,7 +180,6 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_mode", &q->k_mode);
     if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_c_values", &q->k_c_values);
     if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_pool_hist", &q->k_pool_hist);
-    if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_pool_pick", &q->k_pool_pick);
     if (!err) err = vmaf_gpu_kernel(l, &program, "cambi_k_pool_sum", &q->k_pool_sum);
     return err;
 }
@@ -268,8 +267,6 @@ static int pool(const CambiGpu *g, CambiLane *q, VmafGpuLane *l, unsigned k, siz
                            VMAF_GPU_ARG(st) };
         err = vmaf_gpu_launch(l, q->k_pool_hist, groups * CAMBI_POOL_ITEMS, CAMBI_NUM_SCALES, 1,
                               CAMBI_POOL_ITEMS, 1, a);
-        VmafGpuArg b[] = { VMAF_GPU_ARG(q->meta[k]), VMAF_GPU_ARG(pass), VMAF_GPU_ARG(st) };
-        if (!err) err = vmaf_gpu_launch(l, q->k_pool_pick, 1, CAMBI_NUM_SCALES, 1, 1, 1, b);
     }
     VmafGpuArg a[] = { VMAF_GPU_ARG(c), VMAF_GPU_ARG(q->meta[k]), VMAF_GPU_ARG(st) };
     if (!err)
@@ -302,7 +299,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
  */
 static bool gpu_sum(const uint32_t *o, int k, double *sum)
 {
-    const uint32_t tkey = o[CAMBI_POOL_PREFIX], above = o[CAMBI_POOL_COUNT];
+    const uint32_t tkey = o[CAMBI_POOL_T], above = o[CAMBI_POOL_COUNT];
     uint64_t total = o[CAMBI_POOL_SUM] | (uint64_t)o[CAMBI_POOL_SUM + 1] << 32;
     uint32_t tz = 64;
     for (uint32_t z = 0; z < 64; z++)

@@ -269,8 +269,10 @@ EV_KERNEL cambi_k_c_values(EV_BUF(const uint16_t, band), int p, int w, int h, in
  * offset, count n and k per scale). The k-th largest value T is found on
  * the bits, which order non-negative floats: 11, 10 and 10 bits at a time,
  * each pass a histogram of the candidates (cambi_k_pool_hist, groups of
- * CAMBI_POOL_ITEMS over chunks of CAMBI_POOL_CHUNK values) and a pick of
- * the bin holding the k-th (cambi_k_pool_pick). cambi_k_pool_sum then
+ * CAMBI_POOL_ITEMS over chunks of CAMBI_POOL_CHUNK values); every group of
+ * a later pass first picks, from the earlier passes' histograms, the bins
+ * that hold the k-th (cambi_pool_select; all groups find the same).
+ * cambi_k_pool_sum then
  * takes the count, the exact sum and the granularity of the values above
  * T: a c-value x >= 0.5 is a whole number of units of 2^-24
  * (cambi_pool_units()); below 0.5 it is counted apart. Every total is an
@@ -278,7 +280,7 @@ EV_KERNEL cambi_k_c_values(EV_BUF(const uint16_t, band), int p, int w, int h, in
  * the reference's ordered fp64 sum equals this exact one (cambi_gpu.c).
  *
  * Per scale, CAMBI_POOL_STRIDE words of `st` (zeroed before the first
- * pass): the histogram, then the CAMBI_POOL_* words below.
+ * pass): the histograms, then the CAMBI_POOL_* words (cambi_arith.h).
  */
 /*
  * A pooling group's scale (grid row) and chunk: s its state, key its
@@ -303,15 +305,61 @@ EV_FN int cambi_pool_shift(int pass)
     return 20 - 10 * pass;
 }
 
+/* Where pass p's histogram starts in a scale's state. */
+EV_FN int cambi_pool_hist_at(int pass)
+{
+    return pass ? 2048 + 1024 * (pass - 1) : 0;
+}
+
+/*
+ * The bits the select has fixed after `passes` passes (prefix) and the
+ * rank of the k-th largest among the candidates that share them, from the
+ * histograms in s; every item of the group gets them. Item t sums its
+ * share of each histogram's bins from the top; item 0 walks the shares,
+ * then the bins of the share that reaches the rank.
+ */
+EV_FN void cambi_pool_select(EV_GPTR(const uint32_t) s, int passes, uint32_t k,
+                             EV_LPTR(uint32_t) share, EV_LPTR(uint32_t) pick, uint32_t *prefix,
+                             uint32_t *rank)
+{
+    const int t = ev_lid(0);
+    *prefix = 0;
+    *rank = k;
+    for (int p = 0; p < passes; p++) {
+        EV_GPTR(const uint32_t) h = s + cambi_pool_hist_at(p);
+        const uint32_t bins = 1u << cambi_pool_width(p), per = bins / CAMBI_POOL_ITEMS;
+        uint32_t sum = 0;
+        for (uint32_t b = 0; b < per; b++) sum += h[bins - 1u - (uint32_t)t * per - b];
+        share[t] = sum;
+        ev_barrier();
+        if (!t) {
+            uint32_t above = 0, q = 0;
+            while (q + 1 < CAMBI_POOL_ITEMS && above + share[q] < *rank) above += share[q++];
+            uint32_t b = bins - 1u - q * per;
+            for (uint32_t i = 0; i + 1 < per && above + h[b] < *rank; i++) above += h[b--];
+            pick[0] = b;
+            pick[1] = *rank - above;
+        }
+        ev_barrier();
+        *prefix = (*prefix << cambi_pool_width(p)) | pick[0];
+        *rank = pick[1];
+        ev_barrier();
+    }
+}
+
 EV_KERNEL cambi_k_pool_hist(EV_BUF(const uint32_t, c), EV_BUF(const uint32_t, meta), int pass,
                             EV_BUF(uint32_t, st))
 {
-    EV_LOCAL uint32_t hist[CAMBI_POOL_BINS];
+    EV_LOCAL uint32_t hist[2048];
     EV_LOCAL uint32_t scratch[CAMBI_POOL_ITEMS];
+    EV_LOCAL uint32_t pick[2];
     const int t = ev_lid(0);
     CAMBI_POOL_GROUP(meta, c, st);
     const int width = cambi_pool_width(pass), shift = cambi_pool_shift(pass);
-    const uint32_t bins = 1u << width, prefix = pass ? s[CAMBI_POOL_PREFIX] : 0u;
+    uint32_t prefix, rank;
+    cambi_pool_select(s, pass, m[2], scratch, pick, &prefix, &rank);
+    const uint32_t bins = 1u << width;
+    EV_GPTR(uint32_t) out = s + cambi_pool_hist_at(pass);
     for (uint32_t b = (uint32_t)t; b < bins; b += CAMBI_POOL_ITEMS) hist[b] = 0;
     ev_barrier();
     uint32_t zeros = 0;
@@ -323,25 +371,9 @@ EV_KERNEL cambi_k_pool_hist(EV_BUF(const uint32_t, c), EV_BUF(const uint32_t, me
         else ev_atomic_add_local_u32(&hist[(v >> shift) & (bins - 1u)], 1u);
     }
     zeros = ev_group_sum_u32(zeros, scratch);
-    if (!t && zeros) ev_atomic_add_u32(s, zeros);
+    if (!t && zeros) ev_atomic_add_u32(out, zeros);
     for (uint32_t b = (uint32_t)t; b < bins; b += CAMBI_POOL_ITEMS)
-        if (hist[b]) ev_atomic_add_u32(s + b, hist[b]);
-}
-
-/* One item per scale: the bin of the k-th largest, the rank within it; the histogram cleared. */
-EV_KERNEL cambi_k_pool_pick(EV_BUF(const uint32_t, meta), int pass, EV_BUF(uint32_t, st))
-{
-    const int sc = ev_gid(1);
-    if (sc >= CAMBI_NUM_SCALES || ev_gid(0)) return;
-    EV_GPTR(uint32_t) s = EV_AT(uint32_t, st) + (size_t)sc * CAMBI_POOL_STRIDE;
-    const uint32_t bins = 1u << cambi_pool_width(pass);
-    const uint32_t rank = pass ? s[CAMBI_POOL_RANK] : EV_AT(const uint32_t, meta)[3 * sc + 2];
-    const uint32_t prefix = pass ? s[CAMBI_POOL_PREFIX] : 0u;
-    uint32_t above = 0, b = bins - 1u;
-    while (b > 0 && above + s[b] < rank) above += s[b--];
-    s[CAMBI_POOL_PREFIX] = (prefix << cambi_pool_width(pass)) | b;
-    s[CAMBI_POOL_RANK] = rank - above;
-    for (uint32_t i = 0; i < bins; i++) s[i] = 0;
+        if (hist[b]) ev_atomic_add_u32(out + b, hist[b]);
 }
 
 /* Count, exact sum and granularity (a count per trailing-zero count) of the values above T. */
@@ -349,9 +381,12 @@ EV_KERNEL cambi_k_pool_sum(EV_BUF(const uint32_t, c), EV_BUF(const uint32_t, met
                            EV_BUF(uint32_t, st))
 {
     EV_LOCAL uint64_t scratch[CAMBI_POOL_ITEMS];
+    EV_LOCAL uint32_t pick[2];
     const int t = ev_lid(0);
     CAMBI_POOL_GROUP(meta, c, st);
-    const uint32_t tkey = s[CAMBI_POOL_PREFIX];
+    uint32_t tkey, rank;
+    cambi_pool_select(s, 3, m[2], (EV_LPTR(uint32_t))scratch, pick, &tkey, &rank);
+    if (!t && !ev_grp(0)) s[CAMBI_POOL_T] = tkey;
     uint32_t count = 0, small = 0, tz = 64;
     uint64_t sum = 0;
     for (uint32_t i = first + (uint32_t)t; i < last; i += CAMBI_POOL_ITEMS) {

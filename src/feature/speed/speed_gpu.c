@@ -119,12 +119,13 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
             err = vmaf_gpu_const(l, &q->yi, c->ay.idx, sizeof(int) * (size_t)g->sh * c->ay.taps);
         if (!err)
             err = vmaf_gpu_const(l, &q->yw, c->ay.wt, sizeof(float) * (size_t)g->sh * c->ay.taps);
-        if (!err) err = vmaf_gpu_alloc(l, &q->spl, sizeof(float) * (size_t)g->sw * g->sh);
+        if (!err)
+            err = vmaf_gpu_alloc(l, &q->spl, sizeof(float) * (size_t)g->sw * g->sh * g->n_pics);
     }
-    if (!err) err = vmaf_gpu_alloc(l, &q->vert, sizeof(float) * (size_t)g->sw * g->oh);
-    if (!err) err = vmaf_gpu_alloc(l, &q->dec, sizeof(float) * dec);
-    if (!err) err = vmaf_gpu_alloc(l, &q->tmp, sizeof(float) * dec);
     const size_t np = (size_t)g->n_pics;
+    if (!err) err = vmaf_gpu_alloc(l, &q->vert, sizeof(float) * (size_t)g->sw * g->oh * np);
+    if (!err) err = vmaf_gpu_alloc(l, &q->dec, sizeof(float) * dec * np);
+    if (!err) err = vmaf_gpu_alloc(l, &q->tmp, sizeof(float) * dec * np);
     if (!err) err = vmaf_gpu_alloc(l, &q->mean, sizeof(float) * SPEED_N * np);
     if (!err) err = vmaf_gpu_alloc(l, &q->out, sizeof(float) * dec * np);
     if (!err) err = vmaf_gpu_alloc(l, &q->cov, sizeof(ev_d) * SPEED_N * SPEED_N * np);
@@ -143,53 +144,65 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
         /* cur: the pipeline's float planes' pitch; diff: compact. */
         const size_t plane = sizeof(float) * vmaf_gpu_pitch_floats((unsigned)g->w) * g->h;
         for (int i = 0; i < 2 && !err; i++) err = vmaf_gpu_alloc(l, &q->cur[i], plane);
-        if (!err) err = vmaf_gpu_alloc(l, &q->diff, sizeof(float) * (size_t)g->w * g->h);
+        if (!err) err = vmaf_gpu_alloc(l, &q->diff, sizeof(float) * (size_t)g->w * g->h * 2);
         if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_diff", &q->k_diff);
     }
     return err;
 }
 
-/* One picture's plane: the filters, into picture e's slot of out. */
+/*
+ * Every picture's filters, side by side (grid z): src[e] is picture e's
+ * plane (pitch floats per row), the results go to out, picture after
+ * picture.
+ */
 static int estimate(const SpeedGpu *g, const SpeedCore *c, SpeedLane *q, VmafGpuLane *l,
-                    VmafGpuPtr plane, int pitch, int e)
+                    const VmafGpuPtr src[SPEED_PICS], int pitch)
 {
+    const unsigned np = (unsigned)g->n_pics;
     int err = 0;
-    VmafGpuPtr src = plane;
+    VmafGpuPtr s[SPEED_PICS];
+    for (int e = 0; e < SPEED_PICS; e++) s[e] = src[e < g->n_pics ? e : 0];
     int sp = pitch;
     if (g->scaled) {
         int method = (int)c->method, sw = g->sw, sh = g->sh, xt = c->ax.taps, yt = c->ay.taps;
-        VmafGpuArg a[] = { VMAF_GPU_ARG(plane), VMAF_GPU_ARG(pitch), VMAF_GPU_ARG(method),
+        VmafGpuArg a[] = { VMAF_GPU_ARG(s[0]), VMAF_GPU_ARG(s[1]), VMAF_GPU_ARG(s[2]),
+                           VMAF_GPU_ARG(s[3]), VMAF_GPU_ARG(pitch), VMAF_GPU_ARG(method),
                            VMAF_GPU_ARG(sw),    VMAF_GPU_ARG(sh),    VMAF_GPU_ARG(q->xi),
                            VMAF_GPU_ARG(q->xw), VMAF_GPU_ARG(xt),    VMAF_GPU_ARG(q->yi),
                            VMAF_GPU_ARG(q->yw), VMAF_GPU_ARG(yt),    VMAF_GPU_ARG(q->spl) };
-        err = vmaf_gpu_launch(l, q->k_pre, (unsigned)sw, (unsigned)sh, 1, 32, 8, a);
-        src = q->spl;
+        err = vmaf_gpu_launch(l, q->k_pre, (unsigned)sw, (unsigned)sh, np, 32, 8, a);
+        for (int e = 0; e < SPEED_PICS; e++)
+            s[e] = vmaf_gpu_at(q->spl, sizeof(float) * (size_t)(e < g->n_pics ? e : 0) * sw * sh);
         sp = g->sw;
     }
     /* Anti-alias filter at rows 16i (all columns), then at columns 16j. */
     int sw = g->sw, sh = g->sh, n = c->aa_n, sixteen = 16, one = 1, ow = g->ow, oh = g->oh;
     int no = 0, yes = 1;
-    VmafGpuArg va[] = { VMAF_GPU_ARG(src), VMAF_GPU_ARG(sp),    VMAF_GPU_ARG(sw),
-                        VMAF_GPU_ARG(sh),  VMAF_GPU_ARG(q->aa), VMAF_GPU_ARG(n),
+    VmafGpuArg va[] = { VMAF_GPU_ARG(s[0]), VMAF_GPU_ARG(s[1]),  VMAF_GPU_ARG(s[2]),
+                        VMAF_GPU_ARG(s[3]), VMAF_GPU_ARG(sp),    VMAF_GPU_ARG(sw),
+                        VMAF_GPU_ARG(sh),   VMAF_GPU_ARG(q->aa), VMAF_GPU_ARG(n),
                         VMAF_GPU_ARG(sixteen), VMAF_GPU_ARG(oh), VMAF_GPU_ARG(q->vert) };
-    if (!err) err = vmaf_gpu_launch(l, q->k_v, (unsigned)sw, (unsigned)oh, 1, 32, 8, va);
+    if (!err) err = vmaf_gpu_launch(l, q->k_v, (unsigned)sw, (unsigned)oh, np, 32, 8, va);
     VmafGpuArg ha[] = { VMAF_GPU_ARG(q->vert), VMAF_GPU_ARG(sw), VMAF_GPU_ARG(q->aa),
                         VMAF_GPU_ARG(n),       VMAF_GPU_ARG(sixteen), VMAF_GPU_ARG(ow),
                         VMAF_GPU_ARG(oh),      VMAF_GPU_ARG(q->dec), VMAF_GPU_ARG(no),
                         VMAF_GPU_ARG(q->dec) };
-    if (!err) err = vmaf_gpu_launch(l, q->k_h, (unsigned)ow, (unsigned)oh, 1, 32, 8, ha);
+    if (!err) err = vmaf_gpu_launch(l, q->k_h, (unsigned)ow, (unsigned)oh, np, 32, 8, ha);
     /* Local mean: vertical then horizontal taps, subtracted. */
     int ln = c->lm_n;
-    VmafGpuArg lva[] = { VMAF_GPU_ARG(q->dec), VMAF_GPU_ARG(ow),    VMAF_GPU_ARG(ow),
-                         VMAF_GPU_ARG(oh),     VMAF_GPU_ARG(q->lm), VMAF_GPU_ARG(ln),
-                         VMAF_GPU_ARG(one),    VMAF_GPU_ARG(oh),    VMAF_GPU_ARG(q->tmp) };
-    if (!err) err = vmaf_gpu_launch(l, q->k_v, (unsigned)ow, (unsigned)oh, 1, 32, 8, lva);
-    VmafGpuPtr out = vmaf_gpu_at(q->out, sizeof(float) * (size_t)e * ow * oh);
+    VmafGpuPtr d[SPEED_PICS];
+    for (int e = 0; e < SPEED_PICS; e++)
+        d[e] = vmaf_gpu_at(q->dec, sizeof(float) * (size_t)(e < g->n_pics ? e : 0) * ow * oh);
+    VmafGpuArg lva[] = { VMAF_GPU_ARG(d[0]), VMAF_GPU_ARG(d[1]),  VMAF_GPU_ARG(d[2]),
+                         VMAF_GPU_ARG(d[3]), VMAF_GPU_ARG(ow),    VMAF_GPU_ARG(ow),
+                         VMAF_GPU_ARG(oh),   VMAF_GPU_ARG(q->lm), VMAF_GPU_ARG(ln),
+                         VMAF_GPU_ARG(one),  VMAF_GPU_ARG(oh),    VMAF_GPU_ARG(q->tmp) };
+    if (!err) err = vmaf_gpu_launch(l, q->k_v, (unsigned)ow, (unsigned)oh, np, 32, 8, lva);
     VmafGpuArg lha[] = { VMAF_GPU_ARG(q->tmp), VMAF_GPU_ARG(ow), VMAF_GPU_ARG(q->lm),
                          VMAF_GPU_ARG(ln),     VMAF_GPU_ARG(one), VMAF_GPU_ARG(ow),
                          VMAF_GPU_ARG(oh),     VMAF_GPU_ARG(q->dec), VMAF_GPU_ARG(yes),
-                         VMAF_GPU_ARG(out) };
-    if (!err) err = vmaf_gpu_launch(l, q->k_h, (unsigned)ow, (unsigned)oh, 1, 32, 8, lha);
+                         VMAF_GPU_ARG(q->out) };
+    if (!err) err = vmaf_gpu_launch(l, q->k_h, (unsigned)ow, (unsigned)oh, np, 32, 8, lha);
     return err;
 }
 
@@ -220,13 +233,15 @@ static int chroma_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     const SpeedCore *c = speed_chroma_core(fex);
     SpeedLane *q = lp;
     int err = 0;
+    VmafGpuPtr plane[SPEED_PICS];
+    size_t pitch[SPEED_PICS];
     for (int e = 0; e < SPEED_PICS && !err; e++) {
-        VmafGpuPtr plane;
-        size_t pitch;
         err = vmaf_gpu_plane_float(fr, e & 1 ? VMAF_GPU_DIST : VMAF_GPU_REF, 1 + (unsigned)e / 2,
-                                   SPEED_OFFSET, &plane, &pitch);
-        if (!err) err = estimate(g, c, q, fr->lane, plane, (int)pitch, e);
+                                   SPEED_OFFSET, &plane[e], &pitch[e]);
+        /* U and V are one size: one pitch. */
+        if (!err && pitch[e] != pitch[0]) err = -EINVAL;
     }
+    if (!err) err = estimate(g, c, q, fr->lane, plane, (int)pitch[0]);
     return err ? err : sums(g, q, fr->lane);
 }
 
@@ -331,13 +346,17 @@ static int temporal_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
             pp[i] = (int)p;
         }
     }
+    /* The two differences side by side (ref, dist), as estimate() reads them. */
+    VmafGpuPtr d[SPEED_PICS];
+    for (int i = 0; i < SPEED_PICS; i++)
+        d[i] = vmaf_gpu_at(q->diff, sizeof(float) * (size_t)(i & 1) * g->w * g->h);
     for (int i = 0; i < 2 && !err; i++) {
         /* previous - current; the distorted previous frame against the
          * reference's current one with speed_use_ref_diff. */
         const int ci = i && !g->use_ref_diff ? 1 : 0;
-        err = diff(g, q, l, prev[i], pp[i], q->cur[ci], (int)fp, q->diff);
-        if (!err) err = estimate(g, c, q, l, q->diff, g->w, i);
+        err = diff(g, q, l, prev[i], pp[i], q->cur[ci], (int)fp, d[i]);
     }
+    if (!err) err = estimate(g, c, q, l, d, g->w);
     return err ? err : sums(g, q, l);
 }
 

@@ -13,18 +13,28 @@
 #include "feature/speed/speed_arith.h"
 
 /*
+ * A frame's pictures are filtered side by side, picture e as grid row z.
+ * An input that is one picture per buffer comes as four (s0..s3; picture
+ * e reads s_e); the twin's own buffers hold picture e at e times the image.
+ */
+#define SPEED_PICK(T, e, s0, s1, s2, s3)                                     \
+    ((e) == 0 ? EV_AT(T, s0) : (e) == 1 ? EV_AT(T, s1) : (e) == 2 ? EV_AT(T, s2) \
+                                                                  : EV_AT(T, s3))
+
+/*
  * dst (sw x sh, compact) from src (sp floats per row) through the axis
  * tables (xt, yt taps per output column / row): method 0 nearest,
  * 1 bilinear, 2 bicubic, 3 lanczos4 (enum SpeedPrescaleMethod).
  */
-EV_KERNEL speed_k_prescale(EV_BUF(const float, src), int sp, int method, int sw, int sh,
-                           EV_BUF(const int, xi), EV_BUF(const float, xw), int xt,
+EV_KERNEL speed_k_prescale(EV_BUF(const float, s0), EV_BUF(const float, s1),
+                           EV_BUF(const float, s2), EV_BUF(const float, s3), int sp, int method,
+                           int sw, int sh, EV_BUF(const int, xi), EV_BUF(const float, xw), int xt,
                            EV_BUF(const int, yi), EV_BUF(const float, yw), int yt,
                            EV_BUF(float, dst))
 {
-    const int x = ev_gid(0), y = ev_gid(1);
+    const int x = ev_gid(0), y = ev_gid(1), e = ev_gid(2);
     if (x >= sw || y >= sh) return;
-    EV_GPTR(const float) s = EV_AT(const float, src);
+    EV_GPTR(const float) s = SPEED_PICK(const float, e, s0, s1, s2, s3);
     EV_GPTR(const int) ix = EV_AT(const int, xi) + (size_t)x * (size_t)xt;
     EV_GPTR(const float) wx = EV_AT(const float, xw) + (size_t)x * (size_t)xt;
     EV_GPTR(const int) iy = EV_AT(const int, yi) + (size_t)y * (size_t)yt;
@@ -49,26 +59,27 @@ EV_KERNEL speed_k_prescale(EV_BUF(const float, src), int sp, int method, int sw,
         }
         v = FDIV(v, wsum);
     }
-    EV_AT(float, dst)[(size_t)y * (size_t)sw + (size_t)x] = v;
+    EV_AT(float, dst)[((size_t)e * (size_t)sh + (size_t)y) * (size_t)sw + (size_t)x] = v;
 }
 
 /*
  * Vertical taps at rows step * i (w x oh outputs, compact): out[i][j] =
  * sum over k ascending of f[k] * src[reflect(step * i - n/2 + k, h)][j].
  */
-EV_KERNEL speed_k_vtaps(EV_BUF(const float, src), int sp, int w, int h, EV_BUF(const float, f),
-                        int n, int step, int oh, EV_BUF(float, out))
+EV_KERNEL speed_k_vtaps(EV_BUF(const float, s0), EV_BUF(const float, s1),
+                        EV_BUF(const float, s2), EV_BUF(const float, s3), int sp, int w, int h,
+                        EV_BUF(const float, f), int n, int step, int oh, EV_BUF(float, out))
 {
-    const int j = ev_gid(0), i = ev_gid(1);
+    const int j = ev_gid(0), i = ev_gid(1), e = ev_gid(2);
     if (j >= w || i >= oh) return;
-    EV_GPTR(const float) s = EV_AT(const float, src);
+    EV_GPTR(const float) s = SPEED_PICK(const float, e, s0, s1, s2, s3);
     EV_GPTR(const float) fk = EV_AT(const float, f);
     const int r = n / 2;
     float acc = 0.0f;
     for (int k = 0; k < n; k++)
         acc = speed_tap(acc, fk[k],
                         s[(size_t)speed_reflect(step * i - r + k, h) * (size_t)sp + (size_t)j]);
-    EV_AT(float, out)[(size_t)i * (size_t)w + (size_t)j] = acc;
+    EV_AT(float, out)[((size_t)e * (size_t)oh + (size_t)i) * (size_t)w + (size_t)j] = acc;
 }
 
 /*
@@ -80,14 +91,14 @@ EV_KERNEL speed_k_htaps(EV_BUF(const float, src), int w, EV_BUF(const float, f),
                         int step, int ow, int oh, EV_BUF(const float, base), int sub,
                         EV_BUF(float, out))
 {
-    const int j = ev_gid(0), i = ev_gid(1);
+    const int j = ev_gid(0), i = ev_gid(1), e = ev_gid(2);
     if (j >= ow || i >= oh) return;
-    EV_GPTR(const float) row = EV_AT(const float, src) + (size_t)i * (size_t)w;
+    EV_GPTR(const float) row = EV_AT(const float, src) + ((size_t)e * (size_t)oh + (size_t)i) * (size_t)w;
     EV_GPTR(const float) fk = EV_AT(const float, f);
     const int r = n / 2;
     float acc = 0.0f;
     for (int k = 0; k < n; k++) acc = speed_tap(acc, fk[k], row[speed_reflect(step * j - r + k, w)]);
-    const size_t o = (size_t)i * (size_t)ow + (size_t)j;
+    const size_t o = ((size_t)e * (size_t)oh + (size_t)i) * (size_t)ow + (size_t)j;
     EV_AT(float, out)[o] = sub ? speed_sub(EV_AT(const float, base)[o], acc) : acc;
 }
 
