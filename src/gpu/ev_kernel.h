@@ -13,6 +13,8 @@
  *   EV_LPTR(T)                    a pointer to it, as a function parameter
  *   ev_gid(d), ev_lid(d), ev_grp(d), ev_lsize(d)   indices, d = 0, 1, 2
  *   ev_barrier()                  group barrier over local memory
+ *   EV_GROUP_FN                   a helper that uses the group (barriers,
+ *                                 local indices): device code only
  *   ev_group_sum_u64(v, scratch)  integer sum over the group, wrapping
  *   ev_group_sum_u32(v, scratch)  (every item calls it; scratch: one element
  *                                 per item; groups of a multiple of 32 items)
@@ -40,6 +42,7 @@
 #define ev_grp(d) ((int)get_group_id(d))
 #define ev_lsize(d) ((int)get_local_size(d))
 #define ev_barrier() barrier(CLK_LOCAL_MEM_FENCE)
+#define EV_GROUP_FN static inline
 
 static inline void ev_atomic_add_u32(global uint32_t *p, uint32_t v)
 {
@@ -75,6 +78,7 @@ static inline void ev_atomic_add_u64(global uint32_t *p, uint64_t v)
 #define ev_grp(d) EV_IDX_(blockIdx, d)
 #define ev_lsize(d) EV_IDX_(blockDim, d)
 #define ev_barrier() __syncthreads()
+#define EV_GROUP_FN static __device__ __forceinline__
 
 static __device__ __forceinline__ void ev_atomic_add_u32(uint32_t *p, uint32_t v)
 {

@@ -318,7 +318,7 @@ EV_FN int cambi_pool_hist_at(int pass)
  * share of each histogram's bins from the top; item 0 walks the shares,
  * then the bins of the share that reaches the rank.
  */
-EV_FN void cambi_pool_select(EV_GPTR(const uint32_t) s, int passes, uint32_t k,
+EV_GROUP_FN void cambi_pool_select(EV_GPTR(const uint32_t) s, int passes, uint32_t k,
                              EV_LPTR(uint32_t) share, EV_LPTR(uint32_t) pick, uint32_t *prefix,
                              uint32_t *rank)
 {

@@ -38,7 +38,7 @@ typedef struct SpeedGpu {
 /** One frame in flight. */
 typedef struct SpeedLane {
     VmafGpuPtr aa, lm, xi, xw, yi, yw;     /**< filters and prescale tables */
-    VmafGpuPtr spl, vert, dec, tmp, mean;  /**< scratch, reused plane after plane */
+    VmafGpuPtr spl, vert, dec, tmp, mean;  /**< scratch, every picture's side by side */
     VmafGpuPtr out, cov;                   /**< every picture's, side by side */
     VmafGpuPtr cur[2];                     /**< speed_temporal: this frame's luma, ref and dist */
     VmafGpuPtr diff;                       /**< speed_temporal: previous - current */
@@ -239,7 +239,11 @@ static int chroma_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
         err = vmaf_gpu_plane_float(fr, e & 1 ? VMAF_GPU_DIST : VMAF_GPU_REF, 1 + (unsigned)e / 2,
                                    SPEED_OFFSET, &plane[e], &pitch[e]);
         /* U and V are one size: one pitch. */
-        if (!err && pitch[e] != pitch[0]) err = -EINVAL;
+        if (!err && pitch[e] != pitch[0]) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "speed_chroma: float plane pitches %zu and %zu differ",
+                     pitch[0], pitch[e]);
+            err = -EINVAL;
+        }
     }
     if (!err) err = estimate(g, c, q, fr->lane, plane, (int)pitch[0]);
     return err ? err : sums(g, q, fr->lane);

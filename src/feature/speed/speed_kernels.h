@@ -1,7 +1,7 @@
 /*
  * SpEED's kernels, one text for CUDA and OpenCL (gpu/ev_kernel.h;
  * speed_cuda.cu and speed_opencl.cl include it, the host side is
- * speed_chroma_gpu.c): one plane's estimate up to the covariance sums, each
+ * speed_gpu.c): a frame's pictures' estimates up to the covariance sums, each
  * value from speed_arith.h in the CPU path's order (speed_core.c):
  * prescale, the anti-alias filter at rows and columns 16k, the local mean
  * removed, the 25 submatrix means (fp32 running sums) and the covariance
