@@ -90,6 +90,8 @@ struct VmafGpuLane {
     /* The frame in the lane (while busy). */
     bool busy, all, failed;
     bool prepared;                  /* its twins' prepare ran (with workers) */
+    bool waited;                    /* a worker waited for its GPU work ... */
+    int wait_err;                   /* ... with this result */
     unsigned dev_seq;               /* its number among this device's frames */
     VmafGpuFrame fr;
     VmafPicture pic[2];
@@ -944,7 +946,7 @@ int vmaf_gpu_submit(VmafGpu *gpu, const VmafPicture *ref, const VmafPicture *dis
     l->all = all;
     l->dev_seq = gpu->dev_count[d];
     l->failed = false;
-    l->prepared = false;
+    l->prepared = l->waited = false;
     if (gpu->prof && !seq) clock_gettime(CLOCK_MONOTONIC, &gpu->t_first);
 
     const double t0 = gpu->prof ? now_ms() : 0.0;
@@ -1000,14 +1002,21 @@ static void prof_collect(VmafGpu *gpu, VmafGpuLane *l)
     clock_gettime(CLOCK_MONOTONIC, &gpu->t_last);
 }
 
-static void conclude_frame(VmafGpu *gpu, VmafGpuLane *l)
+/* Wait until the lane's frame is done on the device, unless a prepare
+ * worker already did (its result then); with `profile`, take its times. */
+static int wait_frame(VmafGpu *gpu, VmafGpuLane *l, bool profile)
 {
     int err = l->ops->enter(l->st);
-    if (!err) {
-        err = l->ops->sync(l->done);
-        if (!err && gpu->prof) prof_collect(gpu, l);
-        l->ops->leave(l->st);
-    }
+    if (err) return l->waited ? l->wait_err : err;
+    err = l->waited ? l->wait_err : l->ops->sync(l->done);
+    if (!err && profile) prof_collect(gpu, l);
+    l->ops->leave(l->st);
+    return err;
+}
+
+static void conclude_frame(VmafGpu *gpu, VmafGpuLane *l)
+{
+    int err = wait_frame(gpu, l, gpu->prof);
     if (err) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: frame %u failed on %s", vmaf_gpu_backend(gpu),
                  l->fr.index, l->ops->device_name(l->st));
@@ -1045,20 +1054,10 @@ static void *worker_main(void *arg)
         const bool keep = !l->failed && (!gpu->err || l->fr.seq < gpu->err_seq);
         pthread_mutex_unlock(&gpu->lock);
 
-        int err = 0;
-        if (keep) {
-            err = l->ops->enter(l->st);
-            if (!err) {
-                err = l->ops->sync(l->done);
-                l->ops->leave(l->st);
-            }
-            /* The frame is not concluded: its prepares did not run. */
-            if (err) {
-                vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: frame %u failed on %s",
-                         vmaf_gpu_backend(gpu), l->fr.index, l->ops->device_name(l->st));
-                set_error(gpu, err, l->fr.seq);
-            }
-        }
+        /* A failed wait skips the prepares; conclude_frame reports it and
+         * concludes nothing of the frame. */
+        const int wait_err = keep ? wait_frame(gpu, l, false) : 0;
+        int err = wait_err;
         for (unsigned t = 0; keep && !err && t < gpu->n_twin; t++) {
             const TwinReg *tr = &gpu->twin[t];
             /* A follower concludes from its leader's lane state: nothing to prepare. */
@@ -1074,6 +1073,8 @@ static void *worker_main(void *arg)
         }
 
         pthread_mutex_lock(&gpu->lock);
+        l->waited = keep;
+        l->wait_err = wait_err;
         l->prepared = true;
         pthread_cond_broadcast(&gpu->cond_prepared);
     }

@@ -16,8 +16,8 @@
  * the pipeline's completion thread, frame after frame in submission order,
  * so emitted values and temporal state are in frame order whatever the
  * lanes do. A twin's host work that reads only its own frame (prepare)
- * runs before that on worker threads, frames in parallel. No sum is ever split across lanes or reordered: parallelism
- * comes from frames and rows.
+ * runs before that on worker threads, frames in parallel. No sum is ever
+ * split across lanes or reordered: parallelism comes from frames and rows.
  *
  * History. A temporal twin (motion) reads what it left on the device for
  * the previous frame(s): vmaf_gpu_prev() gives its state of that frame's
