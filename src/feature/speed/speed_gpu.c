@@ -151,6 +151,16 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
 }
 
 /*
+ * The pictures' slots of buf, `floats` each, as the filter kernels take
+ * their four inputs (the slots past n_pics repeat the first: never read).
+ */
+static void slots(const SpeedGpu *g, VmafGpuPtr buf, size_t floats, VmafGpuPtr out[SPEED_PICS])
+{
+    for (int e = 0; e < SPEED_PICS; e++)
+        out[e] = vmaf_gpu_at(buf, sizeof(float) * floats * (size_t)(e < g->n_pics ? e : 0));
+}
+
+/*
  * Every picture's filters, side by side (grid z): src[e] is picture e's
  * plane (pitch floats per row), the results go to out, picture after
  * picture.
@@ -171,8 +181,7 @@ static int estimate(const SpeedGpu *g, const SpeedCore *c, SpeedLane *q, VmafGpu
                            VMAF_GPU_ARG(q->xw), VMAF_GPU_ARG(xt),    VMAF_GPU_ARG(q->yi),
                            VMAF_GPU_ARG(q->yw), VMAF_GPU_ARG(yt),    VMAF_GPU_ARG(q->spl) };
         err = vmaf_gpu_launch(l, q->k_pre, (unsigned)sw, (unsigned)sh, np, 32, 8, a);
-        for (int e = 0; e < SPEED_PICS; e++)
-            s[e] = vmaf_gpu_at(q->spl, sizeof(float) * (size_t)(e < g->n_pics ? e : 0) * sw * sh);
+        slots(g, q->spl, (size_t)sw * sh, s);
         sp = g->sw;
     }
     /* Anti-alias filter at rows 16i (all columns), then at columns 16j. */
@@ -191,8 +200,7 @@ static int estimate(const SpeedGpu *g, const SpeedCore *c, SpeedLane *q, VmafGpu
     /* Local mean: vertical then horizontal taps, subtracted. */
     int ln = c->lm_n;
     VmafGpuPtr d[SPEED_PICS];
-    for (int e = 0; e < SPEED_PICS; e++)
-        d[e] = vmaf_gpu_at(q->dec, sizeof(float) * (size_t)(e < g->n_pics ? e : 0) * ow * oh);
+    slots(g, q->dec, (size_t)ow * oh, d);
     VmafGpuArg lva[] = { VMAF_GPU_ARG(d[0]), VMAF_GPU_ARG(d[1]),  VMAF_GPU_ARG(d[2]),
                          VMAF_GPU_ARG(d[3]), VMAF_GPU_ARG(ow),    VMAF_GPU_ARG(ow),
                          VMAF_GPU_ARG(oh),   VMAF_GPU_ARG(q->lm), VMAF_GPU_ARG(ln),
@@ -352,8 +360,7 @@ static int temporal_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     }
     /* The two differences side by side (ref, dist), as estimate() reads them. */
     VmafGpuPtr d[SPEED_PICS];
-    for (int i = 0; i < SPEED_PICS; i++)
-        d[i] = vmaf_gpu_at(q->diff, sizeof(float) * (size_t)(i & 1) * g->w * g->h);
+    slots(g, q->diff, (size_t)g->w * g->h, d);
     for (int i = 0; i < 2 && !err; i++) {
         /* previous - current; the distorted previous frame against the
          * reference's current one with speed_use_ref_diff. */
