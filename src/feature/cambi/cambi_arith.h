@@ -34,14 +34,16 @@
 /*
  * Per-scale state of the GPU pooling, in words: the three passes'
  * histograms of the select (2048, 1024 and 1024 bins), then T's bits, the
- * count of values above T, the count of those below 0.5, their sum in
- * units (two words), and 64 counters: groups whose finest value has that
- * many trailing zero bits of units.
+ * count of values above T, the count of those below 0.5, (in scale 0's
+ * state) the range check's count of samples above the picture's maximum,
+ * their sum in units (two words), and 64 counters: groups whose finest
+ * value has that many trailing zero bits of units.
  */
 #define CAMBI_POOL_HISTS 4096
 #define CAMBI_POOL_T CAMBI_POOL_HISTS
 #define CAMBI_POOL_COUNT (CAMBI_POOL_HISTS + 1)
 #define CAMBI_POOL_SMALL (CAMBI_POOL_HISTS + 2)
+#define CAMBI_POOL_RANGE (CAMBI_POOL_HISTS + 3)
 #define CAMBI_POOL_SUM (CAMBI_POOL_HISTS + 4)
 #define CAMBI_POOL_TZ (CAMBI_POOL_HISTS + 6)
 #define CAMBI_POOL_STRIDE (CAMBI_POOL_HISTS + 72)

@@ -62,9 +62,9 @@ typedef struct CambiGpu {
 } CambiGpu;
 
 typedef struct CambiLane {
-    VmafGpuPtr img[2], mask, cs, band, c, flag;
+    VmafGpuPtr img[2], mask, cs, band, c;
     VmafGpuPtr xs[2], ys[2], active, weight, rcp, meta[2], pool;
-    uint32_t *h_flag, *h_pool;
+    uint32_t *h_pool;       /**< the pooling states, read back */
     /* prepare's results for conclude: each picture's score, or its error. */
     double score[2];
     int score_err[2];
@@ -149,8 +149,6 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_alloc(l, &q->cs, px);
     if (!err) err = vmaf_gpu_alloc(l, &q->band, px * sizeof(uint16_t));
     if (!err) err = vmaf_gpu_alloc(l, &q->c, c_count * sizeof(float));
-    if (!err) err = vmaf_gpu_alloc(l, &q->flag, 2 * sizeof(uint32_t));
-    if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_flag, 2 * sizeof(uint32_t));
     if (!err) err = vmaf_gpu_alloc(l, &q->pool, 2 * POOL_BYTES);
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_pool, 2 * POOL_BYTES);
     for (unsigned k = 0; k < g->n_pic && !err; k++) {
@@ -193,7 +191,7 @@ static int picture_c_values(const CambiState *s, const CambiGpu *g, CambiLane *q
     int err = vmaf_gpu_plane(fr, k ? VMAF_GPU_REF : VMAF_GPU_DIST, 0, &raw);
     int pw = (int)g->pic_w, ph = (int)g->pic_h, p = (int)g->pitch;
     if (!err && g->bpc > 8 && g->bpc < 16) {
-        VmafGpuPtr flag = vmaf_gpu_at(q->flag, k * sizeof(uint32_t));
+        VmafGpuPtr flag = vmaf_gpu_at(q->pool, k * POOL_BYTES + CAMBI_POOL_RANGE * sizeof(uint32_t));
         unsigned max = (1u << g->bpc) - 1;
         VmafGpuArg a[] = { VMAF_GPU_ARG(raw), VMAF_GPU_ARG(pw), VMAF_GPU_ARG(ph),
                            VMAF_GPU_ARG(max), VMAF_GPU_ARG(flag) };
@@ -261,7 +259,7 @@ static int pool(const CambiGpu *g, CambiLane *q, VmafGpuLane *l, unsigned k, siz
     /* Groups along x over scale 0's chunks (the largest scale); one row per scale. */
     const unsigned groups =
         (unsigned)((g->pic[k].meta[1] + CAMBI_POOL_CHUNK - 1) / CAMBI_POOL_CHUNK);
-    int err = vmaf_gpu_memset(l, st, POOL_BYTES);
+    int err = 0;
     for (int pass = 0; pass < 3 && !err; pass++) {
         VmafGpuArg a[] = { VMAF_GPU_ARG(c), VMAF_GPU_ARG(q->meta[k]), VMAF_GPU_ARG(pass),
                            VMAF_GPU_ARG(st) };
@@ -281,14 +279,14 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     const CambiGpu *g = fex->twin_priv;
     CambiLane *q = lp;
     VmafGpuLane *l = fr->lane;
-    int err = vmaf_gpu_memset(l, q->flag, 2 * sizeof(uint32_t));
+    /* Every state zeroed once: the range check's count, then the pooling. */
+    int err = vmaf_gpu_memset(l, q->pool, g->n_pic * POOL_BYTES);
     for (unsigned k = 0; k < g->n_pic && !err; k++) {
         const size_t base = k ? g->pic[0].c_count : 0;
         err = picture_c_values(s, g, q, l, fr, k, base);
         if (!err) err = pool(g, q, l, k, base);
     }
     if (!err) err = vmaf_gpu_download(l, q->h_pool, q->pool, g->n_pic * POOL_BYTES);
-    if (!err) err = vmaf_gpu_download(l, q->h_flag, q->flag, 2 * sizeof(uint32_t));
     return err;
 }
 
@@ -325,7 +323,8 @@ static bool gpu_sum(const uint32_t *o, int k, double *sum)
 static int picture_score(const CambiState *s, CambiGpu *g, CambiLane *q,
                          const VmafGpuFrame *fr, unsigned k, double *score)
 {
-    if (q->h_flag[k]) return cambi_range_error(g->bpc);
+    if (q->h_pool[k * CAMBI_NUM_SCALES * CAMBI_POOL_STRIDE + CAMBI_POOL_RANGE])
+        return cambi_range_error(g->bpc);
     const CambiPic *cp = &g->pic[k];
     const size_t base = k ? g->pic[0].c_count : 0;
     double scale_score[CAMBI_NUM_SCALES];
