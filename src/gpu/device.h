@@ -28,6 +28,7 @@ typedef struct VmafGpuDev VmafGpuDev;
 typedef struct VmafGpuQueue VmafGpuQueue;
 typedef struct VmafGpuEvent VmafGpuEvent;
 typedef struct VmafGpuKernel VmafGpuKernel;
+typedef struct VmafGpuGraph VmafGpuGraph;
 
 /** Device memory: an allocation (CUdeviceptr or cl_mem) and a byte offset into it. */
 typedef struct VmafGpuPtr {
@@ -81,6 +82,8 @@ typedef struct VmafGpuOps {
     /** "NVIDIA H200 (sm_90)" style, for messages. */
     const char *(*device_name)(const VmafGpuDev *d);
     int (*mem_info)(VmafGpuDev *d, size_t *free_bytes, size_t *total_bytes);
+    /** Whether kernels compute binary64 natively (EV_FP64 in OpenCL sources). */
+    bool (*has_fp64)(const VmafGpuDev *d);
     /** Make the device current on the calling thread (CUDA's context); may be a no-op. */
     int (*enter)(VmafGpuDev *d);
     void (*leave)(VmafGpuDev *d);
@@ -132,6 +135,21 @@ typedef struct VmafGpuOps {
      * uploads may reuse its staging memory.
      */
     void (*upload_begin)(VmafGpuQueue *q);
+
+    /*
+     * Graphs: work queued once and launched again as one call (CUDA
+     * graphs). NULL where the backend has none; graph_ok says whether the
+     * driver at hand has them. Between graph_begin(q) and graph_end(q) the
+     * work queued on q (launches, copies, memsets, event records and waits)
+     * is not run but captured; graph_end replaces *g with an executable
+     * graph of it, and graph_launch queues all of it on q. Event waits and
+     * records in a graph take effect when the graph is launched.
+     */
+    bool (*graph_ok)(VmafGpuDev *d);
+    int (*graph_begin)(VmafGpuQueue *q);
+    int (*graph_end)(VmafGpuDev *d, VmafGpuQueue *q, VmafGpuGraph **g);
+    int (*graph_launch)(VmafGpuQueue *q, VmafGpuGraph *g);
+    void (*graph_destroy)(VmafGpuDev *d, VmafGpuGraph *g);
 } VmafGpuOps;
 
 /** Every backend's device struct starts with its table. */

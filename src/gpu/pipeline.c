@@ -66,6 +66,12 @@ typedef struct DevAlloc {
 
 enum { PROF_START, PROF_UPLOADED, PROF_TWIN0 };
 
+/* The calls a frame's twins made on its lane, in order, as bytes. */
+typedef struct WorkLog {
+    uint8_t *buf;
+    size_t len, cap;
+} WorkLog;
+
 struct VmafGpuLane {
     VmafGpu *gpu;
     unsigned id, dev;
@@ -86,6 +92,12 @@ struct VmafGpuLane {
     void **halloc;
     unsigned n_halloc, cap_halloc;
     size_t bytes;                   /* device memory of this lane */
+
+    /* The lane's frame work as a graph (see "Work log"). */
+    bool logging;                   /* the twins' calls go to log[cur] */
+    bool graphs;                    /* the device has graphs */
+    WorkLog log[2];                 /* this frame's, the graph's */
+    VmafGpuGraph *graph;            /* log[1] as one launch, or NULL */
 
     /* The frame in the lane (while busy). */
     bool busy, all, failed;
@@ -139,6 +151,9 @@ struct VmafGpu {
     unsigned n_workers, n_claimed;
     int err;
     unsigned err_seq;               /* frames from this seq on are dropped */
+
+    bool graphs;                    /* lanes use graphs where the device has them */
+    unsigned n_graph_launch, n_graph_build;
 
     /* Profile (EXACTVMAF_CUDA_PROFILE=1). */
     bool prof;
@@ -252,6 +267,9 @@ int vmaf_gpu_create(VmafGpu **out, VmafGpuDev **dev, unsigned n_dev,
     const char *p = getenv("EXACTVMAF_GPU_PROFILE");
     if (!p) p = getenv("EXACTVMAF_CUDA_PROFILE");
     gpu->prof = p && *p && strcmp(p, "0");
+    /* EXACTVMAF_GPU_GRAPHS=0 queues every call as it comes (for comparison). */
+    const char *g = getenv("EXACTVMAF_GPU_GRAPHS");
+    gpu->graphs = !(g && !strcmp(g, "0"));
     *out = gpu;
     return 0;
 
@@ -274,6 +292,13 @@ unsigned vmaf_gpu_device_count(const VmafGpu *gpu)
 const char *vmaf_gpu_backend(const VmafGpu *gpu)
 {
     return gpu->dev[0]->ops->name;
+}
+
+bool vmaf_gpu_fp64(const VmafGpu *gpu)
+{
+    for (unsigned d = 0; d < gpu->n_dev; d++)
+        if (!gpu->dev[d]->ops->has_fp64(gpu->dev[d])) return false;
+    return true;
 }
 
 bool vmaf_gpu_runs(const VmafGpu *gpu, const VmafGpuProgram *prog)
@@ -431,33 +456,264 @@ uint64_t vmaf_gpu_address(const VmafGpuLane *l, VmafGpuPtr p)
     return l->ops->api == VMAF_GPU_API_CUDA ? p.mem + p.off : 0;
 }
 
+/* ---- Work log ----
+ *
+ * Queueing a frame's kernels call by call costs the submitting thread some
+ * microseconds per call, which bounds small frames (a 1080p frame of a
+ * v1.0.16 model makes some sixty calls). So while a frame's twins queue
+ * their work, their calls are written to the lane's log instead of the
+ * device; the log then goes to the device as a graph (CUDA). A lane's
+ * frames make the same calls frame after frame (the same kernels on the
+ * same lane buffers, the same events), so when this frame's log equals the
+ * one the lane's graph was made from, that graph is launched again as it
+ * is: one call per frame. Otherwise (the first frames, a changed frame) the
+ * log is captured into a new graph. The calls are compared byte for byte
+ * (kernel, grid, every argument's bytes, copy sizes and host addresses,
+ * events), so a relaunched graph does exactly what the calls would do.
+ * Without graphs (OpenCL) the log is replayed call by call.
+ */
+
+enum { LOG_LAUNCH = 1, LOG_MEMSET, LOG_COPY, LOG_UPLOAD, LOG_DOWNLOAD, LOG_RECORD, LOG_WAIT };
+
+#define LOG_ALIGN 8u
+
+static int log_reserve(WorkLog *g, size_t more)
+{
+    if (g->len + more <= g->cap) return 0;
+    size_t cap = g->cap ? g->cap : 4096;
+    while (cap < g->len + more) cap *= 2;
+    uint8_t *n = realloc(g->buf, cap);
+    if (!n) return -ENOMEM;
+    g->buf = n;
+    g->cap = cap;
+    return 0;
+}
+
+/* Append n bytes, zero-padded to LOG_ALIGN (reserved by the caller). */
+static void log_put(WorkLog *g, const void *p, size_t n)
+{
+    memcpy(g->buf + g->len, p, n);
+    const size_t padded = (n + LOG_ALIGN - 1) & ~(size_t)(LOG_ALIGN - 1);
+    memset(g->buf + g->len + n, 0, padded - n);
+    g->len += padded;
+}
+
+static size_t log_size(size_t n)
+{
+    return (n + LOG_ALIGN - 1) & ~(size_t)(LOG_ALIGN - 1);
+}
+
+/* One call: its kind, then its fields, each padded. */
+static int log_call(VmafGpuLane *l, uint32_t op, const void *a, size_t na, const void *b,
+                    size_t nb, const void *c, size_t nc)
+{
+    WorkLog *g = &l->log[0];
+    const int err = log_reserve(g, log_size(sizeof(op)) + log_size(na) + log_size(nb) +
+                                   log_size(nc));
+    if (err) return err;
+    log_put(g, &op, sizeof(op));
+    if (na) log_put(g, a, na);
+    if (nb) log_put(g, b, nb);
+    if (nc) log_put(g, c, nc);
+    return 0;
+}
+
+typedef struct LogLaunch {
+    VmafGpuKernel *k;
+    uint32_t gx, gy, gz, bx, by, n_args;
+} LogLaunch;
+
+typedef struct LogArg {
+    uint64_t size;
+    uint64_t ptr;
+} LogArg;
+
+static int log_launch(VmafGpuLane *l, VmafGpuKernel *k, unsigned gx, unsigned gy, unsigned gz,
+                      unsigned bx, unsigned by, const VmafGpuArg *args, unsigned n_args)
+{
+    WorkLog *g = &l->log[0];
+    LogLaunch h;
+    memset(&h, 0, sizeof(h));
+    h.k = k;
+    h.gx = gx, h.gy = gy, h.gz = gz, h.bx = bx, h.by = by, h.n_args = n_args;
+    size_t need = log_size(sizeof(uint32_t)) + log_size(sizeof(h));
+    for (unsigned i = 0; i < n_args; i++)
+        need += log_size(sizeof(LogArg)) + log_size(args[i].size);
+    const int err = log_reserve(g, need);
+    if (err) return err;
+    const uint32_t op = LOG_LAUNCH;
+    log_put(g, &op, sizeof(op));
+    log_put(g, &h, sizeof(h));
+    for (unsigned i = 0; i < n_args; i++) {
+        const LogArg a = { args[i].size, args[i].ptr };
+        log_put(g, &a, sizeof(a));
+        log_put(g, args[i].p, args[i].size);
+    }
+    return 0;
+}
+
+#define LOG_ARGS_MAX 64
+
+/* Queue the calls of log g on the lane's queue. */
+static int log_replay(VmafGpuLane *l, const WorkLog *g)
+{
+    const VmafGpuOps *o = l->ops;
+    const uint8_t *p = g->buf, *end = g->buf + g->len;
+    int err = 0;
+#define TAKE(dst) (memcpy(&(dst), p, sizeof(dst)), p += log_size(sizeof(dst)))
+    while (p < end && !err) {
+        uint32_t op;
+        TAKE(op);
+        switch (op) {
+        case LOG_LAUNCH: {
+            LogLaunch h;
+            TAKE(h);
+            if (h.n_args > LOG_ARGS_MAX) return -EINVAL;
+            VmafGpuArg args[LOG_ARGS_MAX];
+            for (unsigned i = 0; i < h.n_args; i++) {
+                LogArg a;
+                TAKE(a);
+                /* The bytes stay in the log, 8-aligned: a VmafGpuPtr is read in place. */
+                args[i] = (VmafGpuArg){ p, (size_t)a.size, a.ptr != 0 };
+                p += log_size((size_t)a.size);
+            }
+            err = o->launch(l->stream, h.k, h.gx, h.gy, h.gz, h.bx, h.by, args, h.n_args);
+            break;
+        }
+        case LOG_MEMSET: {
+            VmafGpuPtr d;
+            size_t n;
+            TAKE(d);
+            TAKE(n);
+            err = o->memset0(l->stream, d, n);
+            break;
+        }
+        case LOG_COPY: {
+            VmafGpuPtr d, sp;
+            size_t n;
+            TAKE(d);
+            TAKE(sp);
+            TAKE(n);
+            err = o->copy(l->stream, d, sp, n);
+            break;
+        }
+        case LOG_UPLOAD: {
+            VmafGpuPtr d;
+            const void *src;
+            size_t n;
+            TAKE(d);
+            TAKE(src);
+            TAKE(n);
+            err = o->upload(l->stream, d, src, n);
+            break;
+        }
+        case LOG_DOWNLOAD: {
+            void *d;
+            VmafGpuPtr src;
+            size_t n;
+            TAKE(d);
+            TAKE(src);
+            TAKE(n);
+            err = o->download(l->stream, d, src, n);
+            break;
+        }
+        case LOG_RECORD:
+        case LOG_WAIT: {
+            VmafGpuEvent *e;
+            TAKE(e);
+            err = op == LOG_RECORD ? o->record(l->stream, e) : o->wait(l->stream, e);
+            break;
+        }
+        default:
+            return -EINVAL;
+        }
+    }
+#undef TAKE
+    return err;
+}
+
+/* The twins' part of a frame is queued: run this frame's log. */
+static int log_flush(VmafGpu *gpu, VmafGpuLane *l)
+{
+    WorkLog *cur = &l->log[0], *last = &l->log[1];
+    if (!l->graphs) return log_replay(l, cur);
+    if (l->graph && cur->len == last->len && !memcmp(cur->buf, last->buf, cur->len)) {
+        gpu->n_graph_launch++;
+        return l->ops->graph_launch(l->stream, l->graph);
+    }
+    int err = l->ops->graph_begin(l->stream);
+    if (err) return err;
+    err = log_replay(l, cur);
+    /* End the capture also after a failed call, leaving the queue usable. */
+    VmafGpuGraph *g = NULL;
+    const int err_end = l->ops->graph_end(l->st, l->stream, &g);
+    if (!err) err = err_end;
+    if (err) {
+        l->ops->graph_destroy(l->st, g);
+        return err;
+    }
+    l->ops->graph_destroy(l->st, l->graph);
+    l->graph = g;
+    const WorkLog t = *last;
+    *last = *cur;
+    *cur = t;
+    gpu->n_graph_build++;
+    gpu->n_graph_launch++;
+    return l->ops->graph_launch(l->stream, l->graph);
+}
+
+static int lane_record(VmafGpuLane *l, VmafGpuEvent *e)
+{
+    if (l->logging) return log_call(l, LOG_RECORD, &e, sizeof(e), NULL, 0, NULL, 0);
+    return l->ops->record(l->stream, e);
+}
+
+static int lane_wait(VmafGpuLane *l, VmafGpuEvent *e)
+{
+    if (l->logging) return log_call(l, LOG_WAIT, &e, sizeof(e), NULL, 0, NULL, 0);
+    return l->ops->wait(l->stream, e);
+}
+
 int vmaf_gpu_launch_args(VmafGpuLane *l, VmafGpuKernel *k, unsigned nx, unsigned ny,
                          unsigned nz, unsigned bx, unsigned by, const VmafGpuArg *args,
                          unsigned n_args)
 {
     if (!nx || !ny || !nz) return 0;
     const unsigned gx = (nx + bx - 1) / bx, gy = (ny + by - 1) / by;
+    if (l->logging) return log_launch(l, k, gx, gy, nz, bx, by, args, n_args);
     return l->ops->launch(l->stream, k, gx, gy, nz, bx, by, args, n_args);
 }
 
 int vmaf_gpu_memset(VmafGpuLane *l, VmafGpuPtr p, size_t bytes)
 {
-    return bytes ? l->ops->memset0(l->stream, p, bytes) : 0;
+    if (!bytes) return 0;
+    if (l->logging) return log_call(l, LOG_MEMSET, &p, sizeof(p), &bytes, sizeof(bytes), NULL, 0);
+    return l->ops->memset0(l->stream, p, bytes);
 }
 
 int vmaf_gpu_copy(VmafGpuLane *l, VmafGpuPtr dst, VmafGpuPtr src, size_t bytes)
 {
-    return bytes ? l->ops->copy(l->stream, dst, src, bytes) : 0;
+    if (!bytes) return 0;
+    if (l->logging)
+        return log_call(l, LOG_COPY, &dst, sizeof(dst), &src, sizeof(src), &bytes, sizeof(bytes));
+    return l->ops->copy(l->stream, dst, src, bytes);
 }
 
 int vmaf_gpu_upload(VmafGpuLane *l, VmafGpuPtr dst, const void *src, size_t bytes)
 {
-    return bytes ? l->ops->upload(l->stream, dst, src, bytes) : 0;
+    if (!bytes) return 0;
+    if (l->logging)
+        return log_call(l, LOG_UPLOAD, &dst, sizeof(dst), &src, sizeof(src), &bytes, sizeof(bytes));
+    return l->ops->upload(l->stream, dst, src, bytes);
 }
 
 int vmaf_gpu_download(VmafGpuLane *l, void *dst, VmafGpuPtr src, size_t bytes)
 {
-    return bytes ? l->ops->download(l->stream, dst, src, bytes) : 0;
+    if (!bytes) return 0;
+    if (l->logging)
+        return log_call(l, LOG_DOWNLOAD, &dst, sizeof(dst), &src, sizeof(src), &bytes,
+                        sizeof(bytes));
+    return l->ops->download(l->stream, dst, src, bytes);
 }
 
 int vmaf_gpu_read(const VmafGpuFrame *fr, void *dst, VmafGpuPtr src, size_t bytes)
@@ -482,7 +738,12 @@ size_t vmaf_gpu_pitch_floats(unsigned w)
 
 static void lane_free(VmafGpuLane *l)
 {
-    if (!l || !l->st) return;
+    if (!l) return;
+    for (unsigned i = 0; i < 2; i++) {
+        free(l->log[i].buf);
+        l->log[i] = (WorkLog){ NULL, 0, 0 };
+    }
+    if (!l->st) return;
     const VmafGpuOps *o = l->ops;
     if (o->enter(l->st)) return;
     if (l->stream) o->queue_sync(l->stream);
@@ -505,6 +766,8 @@ static void lane_free(VmafGpuLane *l)
         if (l->twin_ev[t]) o->event_destroy(l->st, l->twin_ev[t]);
     for (unsigned i = 0; i < PROF_TWIN0 + MAX_TWINS; i++)
         if (l->prof[i]) o->event_destroy(l->st, l->prof[i]);
+    if (l->graph) o->graph_destroy(l->st, l->graph);
+    l->graph = NULL;
     if (l->stream) o->queue_destroy(l->st, l->stream);
     o->leave(l->st);
     l->st = NULL;
@@ -526,6 +789,7 @@ static int lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev)
         return err;
     }
     err = o->queue_create(l->st, &l->stream);
+    l->graphs = gpu->graphs && o->graph_ok && o->graph_ok(l->st);
     /* The completion thread sleeps on `done` instead of spinning. */
     if (!err) err = o->event_create(l->st, &l->done, false);
     for (unsigned t = 0; t < gpu->n_twin && !err; t++)
@@ -821,7 +1085,7 @@ void *vmaf_gpu_prev(VmafFex *fex, const VmafGpuFrame *fr, unsigned back)
     /* The ring holds the lanes of the last n_lanes submissions; back < K. */
     VmafGpuLane *p = gpu->order[(fr->seq - back) % gpu->n_lanes];
     if (!p || p->dev != fr->lane->dev) return NULL;
-    if (fr->lane->ops->wait(fr->lane->stream, p->twin_ev[t])) return NULL;
+    if (lane_wait(fr->lane, p->twin_ev[t])) return NULL;
     return p->lp[t];
 }
 
@@ -836,7 +1100,7 @@ static int wait_readers(VmafGpu *gpu, VmafGpuLane *l, unsigned t)
         const unsigned v = l->dev_seq + i - k;
         if (v >= l->dev_seq) continue;
         VmafGpuLane *r = gpu->lane[l->dev * k + v % k];
-        const int err = l->ops->wait(l->stream, r->twin_ev[t]);
+        const int err = lane_wait(l, r->twin_ev[t]);
         if (err) return err;
     }
     return 0;
@@ -881,7 +1145,7 @@ static double now_ms(void)
 static int prof_mark(VmafGpu *gpu, VmafGpuLane *l, unsigned i)
 {
     if (!gpu->prof) return 0;
-    return l->ops->record(l->stream, l->prof[i]);
+    return lane_record(l, l->prof[i]);
 }
 
 /* Queue everything of frame fr on its lane. */
@@ -897,6 +1161,9 @@ static int queue_frame(VmafGpu *gpu, VmafGpuLane *l)
         const VmafPicture *pp[2] = { &l->prime_pic[b][0], &l->prime_pic[b][1] };
         err = upload_planes(gpu, l, pp, l->prime[b]);
     }
+    /* From here the twins' calls go to the log (see "Work log"). */
+    l->logging = true;
+    l->log[0].len = 0;
     if (!err) err = prof_mark(gpu, l, PROF_UPLOADED);
     for (unsigned t = 0; t < gpu->n_twin && !err; t++) {
         const TwinReg *tr = &gpu->twin[t];
@@ -908,10 +1175,12 @@ static int queue_frame(VmafGpu *gpu, VmafGpuLane *l)
             if (err)
                 vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (%s): cannot queue frame %u (%d)",
                          tr->fex->desc->name, vmaf_gpu_backend(gpu), fr->index, err);
-            if (!err && tr->history) err = l->ops->record(l->stream, l->twin_ev[t]);
+            if (!err && tr->history) err = lane_record(l, l->twin_ev[t]);
         }
         if (!err) err = prof_mark(gpu, l, PROF_TWIN0 + t);
     }
+    l->logging = false;
+    if (!err) err = log_flush(gpu, l);
     /* The completion thread waits on this, also after a failure above. */
     const int err2 = l->ops->record(l->stream, l->done);
     return err ? err : err2;
@@ -1140,6 +1409,8 @@ static void print_profile(const VmafGpu *gpu)
                 gpu->twin[t].ms / n, gpu->twin[t].host_ms / n);
     fprintf(stderr, "exactvmaf %s profile: queueing a frame (uploads, every twin) %.3f ms on "
             "the submitting thread\n", b, gpu->prof_submit_ms / n);
+    fprintf(stderr, "exactvmaf %s profile: frame work as graphs: %u launched, %u built\n", b,
+            gpu->n_graph_launch, gpu->n_graph_build);
     fprintf(stderr, "exactvmaf %s profile: device memory %.1f MiB per frame in flight, "
             "%.1f MiB in all\n", b, mib(lane_bytes), mib(total));
 }

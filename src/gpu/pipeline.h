@@ -102,6 +102,8 @@ VmafGpuDev *vmaf_gpu_device(VmafGpu *gpu);
 unsigned vmaf_gpu_device_count(const VmafGpu *gpu);
 /** The backend's name: "cuda", "opencl" (the outputs' "backends"). */
 const char *vmaf_gpu_backend(const VmafGpu *gpu);
+/** Whether the pipeline's kernels compute binary64 natively (not so in OpenCL's fp64-free mode). */
+bool vmaf_gpu_fp64(const VmafGpu *gpu);
 /** Whether `prog` has kernels for the pipeline's backend. */
 bool vmaf_gpu_runs(const VmafGpu *gpu, const VmafGpuProgram *prog);
 

@@ -51,6 +51,11 @@ static int dev_mem_info(VmafGpuDev *d, size_t *free_b, size_t *total_b)
     return EVC_CHECK(evc_driver()->cuMemGetInfo(free_b, total_b));
 }
 
+static bool dev_has_fp64(const VmafGpuDev *d)
+{
+    return true;
+}
+
 static int dev_enter(VmafGpuDev *d)
 {
     return evc_push(st_of(d));
@@ -119,14 +124,34 @@ static void event_destroy(VmafGpuDev *d, VmafGpuEvent *e)
     if (e) EVC_CHECK(evc_driver()->cuEventDestroy(event_of(e)));
 }
 
+/* Whether the driver has every graph entry point the backend uses. */
+static bool have_graphs(const EvcDriver *drv)
+{
+    return drv->cuEventRecordWithFlags && drv->cuStreamBeginCapture &&
+           drv->cuStreamEndCapture && drv->cuGraphInstantiateWithFlags && drv->cuGraphLaunch &&
+           drv->cuGraphDestroy && drv->cuGraphExecDestroy;
+}
+
+/* The stream this thread is capturing into a graph (captures are per thread). */
+static _Thread_local CUstream capturing;
+
+/* In a capture, records and waits are marked external, so that the graph
+ * still signals and waits for the events that other lanes and the host
+ * use (the flags are refused outside a capture). */
 static int record(VmafGpuQueue *q, VmafGpuEvent *e)
 {
-    return EVC_CHECK(evc_driver()->cuEventRecord(event_of(e), stream_of(q)));
+    const EvcDriver *drv = evc_driver();
+    if (capturing && capturing == stream_of(q))
+        return EVC_CHECK(drv->cuEventRecordWithFlags(event_of(e), stream_of(q),
+                                                     EVC_CU_EVENT_RECORD_EXTERNAL));
+    return EVC_CHECK(drv->cuEventRecord(event_of(e), stream_of(q)));
 }
 
 static int wait(VmafGpuQueue *q, VmafGpuEvent *e)
 {
-    return EVC_CHECK(evc_driver()->cuStreamWaitEvent(stream_of(q), event_of(e), 0));
+    const unsigned flags =
+        capturing && capturing == stream_of(q) ? EVC_CU_EVENT_WAIT_EXTERNAL : 0;
+    return EVC_CHECK(evc_driver()->cuStreamWaitEvent(stream_of(q), event_of(e), flags));
 }
 
 static int sync(VmafGpuEvent *e)
@@ -194,6 +219,9 @@ static int upload(VmafGpuQueue *q, VmafGpuPtr dst, const void *src, size_t bytes
 static int upload_2d(VmafGpuQueue *q, VmafGpuPtr dst, const void *src, size_t spitch,
                      size_t w, size_t h)
 {
+    /* Rows without padding between them: one linear copy, which the copy
+     * engine moves faster than the same bytes as h rows. */
+    if (spitch == w) return upload(q, dst, src, w * h);
     EvcMemcpy2D c = { 0 };
     c.srcMemoryType = EVC_CU_MEMORYTYPE_HOST;
     c.srcHost = src;
@@ -222,12 +250,51 @@ static void host_unregister(VmafGpuDev *d, void *p)
     evc_host_unregister(st_of(d), p);
 }
 
+static bool graph_ok(VmafGpuDev *d)
+{
+    return have_graphs(evc_driver());
+}
+
+static int graph_begin(VmafGpuQueue *q)
+{
+    const int err = EVC_CHECK(evc_driver()->cuStreamBeginCapture(
+        stream_of(q), EVC_CU_STREAM_CAPTURE_MODE_THREAD_LOCAL));
+    if (!err) capturing = stream_of(q);
+    return err;
+}
+
+static void graph_destroy(VmafGpuDev *d, VmafGpuGraph *g)
+{
+    if (g) EVC_CHECK(evc_driver()->cuGraphExecDestroy((CUgraphExec)g));
+}
+
+static int graph_end(VmafGpuDev *d, VmafGpuQueue *q, VmafGpuGraph **g)
+{
+    const EvcDriver *drv = evc_driver();
+    CUgraph graph = NULL;
+    capturing = NULL;
+    int err = EVC_CHECK(drv->cuStreamEndCapture(stream_of(q), &graph));
+    CUgraphExec exec = NULL;
+    if (!err) err = EVC_CHECK(drv->cuGraphInstantiateWithFlags(&exec, graph, 0));
+    if (graph) EVC_CHECK(drv->cuGraphDestroy(graph));
+    if (err) return err;
+    graph_destroy(d, *g);
+    *g = (VmafGpuGraph *)exec;
+    return 0;
+}
+
+static int graph_launch(VmafGpuQueue *q, VmafGpuGraph *g)
+{
+    return EVC_CHECK(evc_driver()->cuGraphLaunch((CUgraphExec)g, stream_of(q)));
+}
+
 static const VmafGpuOps cuda_ops = {
     .api = VMAF_GPU_API_CUDA,
     .name = "cuda",
     .close = dev_close,
     .device_name = dev_name,
     .mem_info = dev_mem_info,
+    .has_fp64 = dev_has_fp64,
     .enter = dev_enter,
     .leave = dev_leave,
     .alloc = dev_alloc,
@@ -252,6 +319,11 @@ static const VmafGpuOps cuda_ops = {
     .download = download,
     .host_register = host_register,
     .host_unregister = host_unregister,
+    .graph_ok = graph_ok,
+    .graph_begin = graph_begin,
+    .graph_end = graph_end,
+    .graph_launch = graph_launch,
+    .graph_destroy = graph_destroy,
 };
 
 int evc_device_wrap(VmafGpuDev **out, VmafCudaState *st)

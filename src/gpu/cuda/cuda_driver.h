@@ -20,6 +20,8 @@ typedef struct CUfunc_st *CUfunction;
 typedef struct CUstream_st *CUstream;
 typedef struct CUevent_st *CUevent;
 typedef struct CUarray_st *CUarray;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
 
 /** cuda.h's CUDA_MEMCPY2D (the _v2 layout, size_t fields). */
 typedef struct EvcMemcpy2D {
@@ -63,6 +65,11 @@ enum {
 #define EVC_CU_EVENT_BLOCKING_SYNC 0x1u
 #define EVC_CU_EVENT_DISABLE_TIMING 0x2u
 #define EVC_CU_MEMHOSTREGISTER_PORTABLE 0x1u
+/* In a stream capture: a record or wait of an event outside the graph. */
+#define EVC_CU_EVENT_RECORD_EXTERNAL 0x1u
+#define EVC_CU_EVENT_WAIT_EXTERNAL 0x1u
+/* Only the capturing thread's own unsafe calls are refused during a capture. */
+#define EVC_CU_STREAM_CAPTURE_MODE_THREAD_LOCAL 1
 
 /** The driver entry points, filled from libcuda.so.1. */
 typedef struct EvcDriver {
@@ -109,6 +116,15 @@ typedef struct EvcDriver {
                                unsigned bx, unsigned by, unsigned bz,
                                unsigned shared_bytes, CUstream stream,
                                void **params, void **extra);
+    /* Graphs (optional: without them the frames are queued call by call). */
+    CUresult (*cuEventRecordWithFlags)(CUevent event, CUstream stream, unsigned flags);
+    CUresult (*cuStreamBeginCapture)(CUstream stream, int mode);
+    CUresult (*cuStreamEndCapture)(CUstream stream, CUgraph *graph);
+    CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *exec, CUgraph graph,
+                                            unsigned long long flags);
+    CUresult (*cuGraphLaunch)(CUgraphExec exec, CUstream stream);
+    CUresult (*cuGraphDestroy)(CUgraph graph);
+    CUresult (*cuGraphExecDestroy)(CUgraphExec exec);
     CUresult (*cuGetErrorName)(CUresult err, const char **name);
     CUresult (*cuGetErrorString)(CUresult err, const char **text);
 } EvcDriver;

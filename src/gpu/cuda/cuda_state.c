@@ -101,6 +101,13 @@ static void load_driver(void)
         { (void **)&d.cuEventSynchronize, "cuEventSynchronize", NULL, false },
         { (void **)&d.cuEventElapsedTime, "cuEventElapsedTime_v2", "cuEventElapsedTime", true },
         { (void **)&d.cuLaunchKernel, "cuLaunchKernel", NULL, false },
+        { (void **)&d.cuEventRecordWithFlags, "cuEventRecordWithFlags", NULL, true },
+        { (void **)&d.cuStreamBeginCapture, "cuStreamBeginCapture_v2", NULL, true },
+        { (void **)&d.cuStreamEndCapture, "cuStreamEndCapture", NULL, true },
+        { (void **)&d.cuGraphInstantiateWithFlags, "cuGraphInstantiateWithFlags", NULL, true },
+        { (void **)&d.cuGraphLaunch, "cuGraphLaunch", NULL, true },
+        { (void **)&d.cuGraphDestroy, "cuGraphDestroy", NULL, true },
+        { (void **)&d.cuGraphExecDestroy, "cuGraphExecDestroy", NULL, true },
         { (void **)&d.cuGetErrorName, "cuGetErrorName", NULL, false },
         { (void **)&d.cuGetErrorString, "cuGetErrorString", NULL, false },
     };

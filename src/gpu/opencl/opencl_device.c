@@ -1302,11 +1302,17 @@ static int download(VmafGpuQueue *q, void *dst, VmafGpuPtr src, size_t bytes)
                                                 bytes, dst, 0, NULL, NULL));
 }
 
+static bool dev_has_fp64(const VmafGpuDev *d)
+{
+    return ((const EvlDev *)d)->fp64;
+}
+
 static const VmafGpuOps evl_ops = {
     .api = VMAF_GPU_API_OPENCL,
     .name = "opencl",
     .close = dev_close,
     .device_name = dev_name,
+    .has_fp64 = dev_has_fp64,
     .mem_info = dev_mem_info,
     .enter = dev_enter,
     .leave = dev_leave,
