@@ -104,6 +104,7 @@ extern const VmafFexTwin vmaf_fex_psnr_hvs_gpu;
 extern const VmafFexTwin vmaf_fex_speed_chroma_gpu;
 extern const VmafFexTwin vmaf_fex_speed_temporal_gpu;
 extern const VmafFexTwin vmaf_fex_cambi_gpu;
+extern const VmafFexTwin vmaf_fex_ciede_gpu;
 #if (defined(EXACTVMAF_HAVE_CUDA) && EXACTVMAF_HAVE_CUDA) || \
     (defined(EXACTVMAF_HAVE_OPENCL) && EXACTVMAF_HAVE_OPENCL)
 #define VMAF_FEX_GPU_TWIN(sym) (&(sym))

@@ -15,6 +15,8 @@
  *   ev_barrier()                  group barrier over local memory
  *   EV_GROUP_FN                   a helper that uses the group (barriers,
  *                                 local indices): device code only
+ *   EV_DEVICE_FN                  any other helper that only kernels call
+ *                                 (atomics): device code only
  *   ev_group_sum_u64(v, scratch)  integer sum over the group, wrapping
  *   ev_group_sum_u32(v, scratch)  (every item calls it; scratch: one element
  *                                 per item; groups of a multiple of 32 items)
@@ -22,6 +24,9 @@
  *                                 words (a uint64 total, little-endian)
  *   ev_atomic_add_u32(p, v)       *p += v (mod 2^32)
  *   ev_atomic_add_local_u32(p, v) the same on an EV_LPTR(uint32_t)
+ *   ev_atomic_inc_u32(p)          *p += 1, returning the old value
+ *   ev_atomic_min_u32(p, v)       *p = min(*p, v)
+ *   ev_atomic_min_local_u32(p, v) the same on an EV_LPTR(uint32_t)
  *
  * Launch geometry is the device layer's (gpu/device.h): the global index
  * is group * group size + local index in both languages.
@@ -43,6 +48,7 @@
 #define ev_lsize(d) ((int)get_local_size(d))
 #define ev_barrier() barrier(CLK_LOCAL_MEM_FENCE)
 #define EV_GROUP_FN static inline
+#define EV_DEVICE_FN static inline
 
 static inline void ev_atomic_add_u32(global uint32_t *p, uint32_t v)
 {
@@ -52,6 +58,21 @@ static inline void ev_atomic_add_u32(global uint32_t *p, uint32_t v)
 static inline void ev_atomic_add_local_u32(local uint32_t *p, uint32_t v)
 {
     atomic_add(p, v);
+}
+
+static inline uint32_t ev_atomic_inc_u32(global uint32_t *p)
+{
+    return atomic_inc(p);
+}
+
+static inline void ev_atomic_min_u32(global uint32_t *p, uint32_t v)
+{
+    atomic_min(p, v);
+}
+
+static inline void ev_atomic_min_local_u32(local uint32_t *p, uint32_t v)
+{
+    atomic_min(p, v);
 }
 
 static inline void ev_atomic_add_u64(global uint32_t *p, uint64_t v)
@@ -79,6 +100,7 @@ static inline void ev_atomic_add_u64(global uint32_t *p, uint64_t v)
 #define ev_lsize(d) EV_IDX_(blockDim, d)
 #define ev_barrier() __syncthreads()
 #define EV_GROUP_FN static __device__ __forceinline__
+#define EV_DEVICE_FN static __device__ __forceinline__
 
 static __device__ __forceinline__ void ev_atomic_add_u32(uint32_t *p, uint32_t v)
 {
@@ -88,6 +110,21 @@ static __device__ __forceinline__ void ev_atomic_add_u32(uint32_t *p, uint32_t v
 static __device__ __forceinline__ void ev_atomic_add_local_u32(uint32_t *p, uint32_t v)
 {
     atomicAdd(p, v);
+}
+
+static __device__ __forceinline__ uint32_t ev_atomic_inc_u32(uint32_t *p)
+{
+    return atomicAdd(p, 1u);
+}
+
+static __device__ __forceinline__ void ev_atomic_min_u32(uint32_t *p, uint32_t v)
+{
+    atomicMin(p, v);
+}
+
+static __device__ __forceinline__ void ev_atomic_min_local_u32(uint32_t *p, uint32_t v)
+{
+    atomicMin(p, v);
 }
 
 static __device__ __forceinline__ void ev_atomic_add_u64(uint32_t *p, uint64_t v)

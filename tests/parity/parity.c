@@ -306,9 +306,12 @@ static bool verbose;
 /* The backend under test; the CPU itself with --self-check. */
 static enum ExactvmafBackend test_backend = EXACTVMAF_BACKEND_CUDA;
 static const char *test_backend_name = "cuda";
-/* The metrics with an OpenCL twin so far; the others run on the CPU there. */
-#define OPENCL_TWINS "psnr,float_psnr,motion,vif,float_motion,float_vif,adm,float_adm,float_ms_ssim," \
-                     "float_moment,psnr_hvs,float_ssim,speed_chroma,speed_temporal,cambi"
+/* The metrics with an OpenCL twin so far; the others run on the CPU there.
+ * ciede's twin needs native binary64: not in the fp64-free mode. */
+#define OPENCL_TWINS_NO_FP64 "psnr,float_psnr,motion,vif,float_motion,float_vif,adm,float_adm," \
+                             "float_ms_ssim,float_moment,psnr_hvs,float_ssim,speed_chroma," \
+                             "speed_temporal,cambi"
+#define OPENCL_TWINS OPENCL_TWINS_NO_FP64 ",ciede"
 
 
 static Tally *tally_for(const char *metric)
@@ -384,7 +387,7 @@ static void check_case(Content *c, const char *spec, enum ExactvmafDivision divi
     static const char *const metrics[] = { "float_adm", "float_vif", "float_motion", "adm",
                                            "vif", "motion", "psnr", "float_psnr",
                                            "float_ms_ssim", "float_moment", "psnr_hvs", "float_ssim",
-                                           "speed_chroma", "speed_temporal", "cambi" };
+                                           "speed_chroma", "speed_temporal", "cambi", "ciede" };
     const char *metric = metric_buf;
     for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
         if (!strcmp(metrics[i], metric_buf)) metric = metrics[i];
@@ -541,6 +544,10 @@ static const char *const cambi_sets[] = {
 
 static const char *const hvs_sets[] = {
     "psnr_hvs",
+};
+
+static const char *const ciede_sets[] = {
+    "ciede",
 };
 
 static const char *const ms_ssim_sets[] = {
@@ -755,7 +762,7 @@ int main(int argc, char **argv)
                    "programs\n", why);
 #endif
         if (!only) {
-            only = OPENCL_TWINS;
+            only = test_fp64 == EXACTVMAF_FP64_OFF ? OPENCL_TWINS_NO_FP64 : OPENCL_TWINS;
             printf("the metrics with an OpenCL twin: %s\n", only);
         }
     }
@@ -814,6 +821,7 @@ int main(int argc, char **argv)
         check_sets(c, ssim_sets, N_OF(ssim_sets), fl);
         check_sets(c, speed_sets, N_OF(speed_sets), fl);
         check_sets(c, cambi_sets, N_OF(cambi_sets), fl);
+        check_sets(c, ciede_sets, N_OF(ciede_sets), fl);
     }
     /* Generated content: the default sets everywhere, every set on the small ones. */
     for (unsigned i = 0; i < n_gen; i++) {
@@ -841,6 +849,7 @@ int main(int argc, char **argv)
         /* Every cambi set on the bands: with topk=1.0 some top-k sums could
          * round there, and the GPU twin pools them on the host. */
         check_sets(c, cambi_sets, N_OF(cambi_sets), c->pattern == PAT_BANDS ? SIZE_MAX : limit);
+        check_sets(c, ciede_sets, N_OF(ciede_sets), limit);
     }
 
     bool all = true;

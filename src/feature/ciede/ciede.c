@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ciede.h"
 #include "ciede_arith.h"
 #include "feature/extractor.h"
 #include "log.h"
@@ -295,9 +296,51 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
         }
     }
 
+    return ciede_emit(fex, sum, index);
+}
+
+int ciede_emit(VmafFex *fex, double sum, unsigned index)
+{
+    const CiedeState *s = fex->priv;
     /* The reference's area is the unsigned product w*h. */
-    const double score = 45. - 20. * log10(sum / (double)(w * h));
+    const double score = 45. - 20. * log10(sum / (double)(s->w * s->h));
     return vmaf_fex_emit(fex, "ciede2000", score, index);
+}
+
+/* Sample p of plane `plane` (sz bytes per sample) at row r, column c. */
+static unsigned sample_at(const VmafPicture *pic, unsigned plane, unsigned r, unsigned c,
+                          size_t sz)
+{
+    const uint8_t *row = (const uint8_t *)pic->data[plane] + (size_t)r * pic->stride[plane];
+    return sz == 1 ? row[c] : ((const uint16_t *)row)[c];
+}
+
+float ciede_pixel(const VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                  unsigned i, unsigned j)
+{
+    const CiedeState *s = fex->priv;
+    const size_t sz = s->bpc > 8 ? 2 : 1;
+    /* The chroma sample upsample_plane() puts at (i, j). */
+    unsigned cr = i, cc = j;
+    if (s->pix_fmt == VMAF_PIX_FMT_YUV420P) {
+        cr = i / 2;
+        cc = j / 2;
+    } else if (s->pix_fmt == VMAF_PIX_FMT_YUV422P) {
+        const unsigned cw = s->w >> 1;
+        const uint64_t k = (uint64_t)(i / 2) * cw + j;
+        cr = (unsigned)(k / cw);
+        cc = (unsigned)(k % cw);
+    }
+    unsigned t[2][3];
+    const VmafPicture *pics[2] = { ref, dist };
+    for (unsigned k = 0; k < 2; k++) {
+        t[k][0] = sample_at(pics[k], 0, i, j, sz);
+        t[k][1] = sample_at(pics[k], 1, cr, cc, sz);
+        t[k][2] = sample_at(pics[k], 2, cr, cc, sz);
+    }
+    if (t[0][0] == t[1][0] && t[0][1] == t[1][1] && t[0][2] == t[1][2]) return 0.0f;
+    return ciede_de2000(ciede_lab(&s->range, (float)t[0][0], (float)t[0][1], (float)t[0][2]),
+                        ciede_lab(&s->range, (float)t[1][0], (float)t[1][1], (float)t[1][2]));
 }
 
 static void close_fex(VmafFex *fex)
@@ -307,6 +350,7 @@ static void close_fex(VmafFex *fex)
 
 const VmafFeatureExtractor vmaf_fex_ciede = {
     .name = "ciede",
+    .gpu = VMAF_FEX_GPU_TWIN(vmaf_fex_ciede_gpu),
     .init = init,
     .extract = extract,
     .close = close_fex,

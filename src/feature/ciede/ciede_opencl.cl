@@ -1,0 +1,4 @@
+#pragma OPENCL FP_CONTRACT OFF
+/* ciede's kernels for OpenCL: the dialect's text (ciede_kernels.h). */
+#include "gpu/ev_kernel.h"
+#include "feature/ciede/ciede_kernels.h"
