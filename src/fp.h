@@ -32,6 +32,41 @@
 #define EV_FN static inline
 #endif
 
+#if !defined(__OPENCL_C_VERSION__)
+#include <stdint.h>
+#endif
+#if !defined(__OPENCL_C_VERSION__) && !defined(__CUDA_ARCH__)
+#include <string.h>
+#endif
+
+/** A float's bit pattern (no conversion). */
+EV_FN uint32_t ev_f32_bits(float x)
+{
+#if defined(__CUDA_ARCH__)
+    return __float_as_uint(x);
+#elif defined(__OPENCL_C_VERSION__)
+    return as_uint(x);
+#else
+    uint32_t u;
+    memcpy(&u, &x, sizeof(u));
+    return u;
+#endif
+}
+
+/** The float of a bit pattern. */
+EV_FN float ev_bits_f32(uint32_t u)
+{
+#if defined(__CUDA_ARCH__)
+    return __uint_as_float(u);
+#elif defined(__OPENCL_C_VERSION__)
+    return as_float(u);
+#else
+    float x;
+    memcpy(&x, &u, sizeof(x));
+    return x;
+#endif
+}
+
 #ifndef EV_F64
 #if defined(__OPENCL_C_VERSION__)
 #define EV_F64 EV_FP64

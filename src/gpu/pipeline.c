@@ -49,6 +49,8 @@ typedef struct TwinReg {
     VmafFex *leader;        /* a follower's leader: nothing to queue */
     double ms;              /* profile: GPU time of its work */
     double host_ms;         /* profile: its enqueue's time on the submitting thread */
+    double prepare_ms;      /* profile: its prepare's time, all workers together */
+    double conclude_ms;     /* profile: its conclude's time on the completion thread */
 } TwinReg;
 
 typedef struct FloatSlot {
@@ -1297,7 +1299,9 @@ static void conclude_frame(VmafGpu *gpu, VmafGpuLane *l)
     for (unsigned t = 0; keep && t < gpu->n_twin; t++) {
         const TwinReg *tr = &gpu->twin[t];
         if (!l->all && !every_frame(tr)) continue;
+        const double t0 = gpu->prof ? now_ms() : 0.0;
         err = vmaf_fex_conclude(tr->fex, &l->fr, l->lp[t]);
+        if (gpu->prof) gpu->twin[t].conclude_ms += now_ms() - t0;
         if (err) {
             vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (%s) failed on frame %u (%s)",
                      tr->fex->desc->name, vmaf_gpu_backend(gpu), l->fr.index, strerror(-err));
@@ -1327,12 +1331,15 @@ static void *worker_main(void *arg)
          * concludes nothing of the frame. */
         const int wait_err = keep ? wait_frame(gpu, l, false) : 0;
         int err = wait_err;
+        double prep_ms[MAX_TWINS] = { 0 };
         for (unsigned t = 0; keep && !err && t < gpu->n_twin; t++) {
             const TwinReg *tr = &gpu->twin[t];
             /* A follower concludes from its leader's lane state: nothing to prepare. */
             if (!tr->fex->twin->prepare || tr->leader || (!l->all && !every_frame(tr)))
                 continue;
+            const double t0 = gpu->prof ? now_ms() : 0.0;
             err = tr->fex->twin->prepare(tr->fex, &l->fr, l->lp[t]);
+            if (gpu->prof) prep_ms[t] = now_ms() - t0;
             if (err) {
                 vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (%s) failed on frame %u (%s)",
                          tr->fex->desc->name, vmaf_gpu_backend(gpu), l->fr.index,
@@ -1342,6 +1349,7 @@ static void *worker_main(void *arg)
         }
 
         pthread_mutex_lock(&gpu->lock);
+        for (unsigned t = 0; gpu->prof && t < gpu->n_twin; t++) gpu->twin[t].prepare_ms += prep_ms[t];
         l->waited = keep;
         l->wait_err = wait_err;
         l->prepared = true;
@@ -1405,8 +1413,9 @@ static void print_profile(const VmafGpu *gpu)
             b, up, bytes, up > 0 ? bytes / (up * 1e6) : 0.0);
     for (unsigned t = 0; t < gpu->n_twin; t++)
         fprintf(stderr, "exactvmaf %s profile: twin %s %.3f ms per frame on the device, "
-                "%.3f ms queueing it on the host\n", b, gpu->twin[t].fex->desc->name,
-                gpu->twin[t].ms / n, gpu->twin[t].host_ms / n);
+                "%.3f ms queueing it, %.3f ms preparing (workers), %.3f ms concluding\n", b,
+                gpu->twin[t].fex->desc->name, gpu->twin[t].ms / n, gpu->twin[t].host_ms / n,
+                gpu->twin[t].prepare_ms / n, gpu->twin[t].conclude_ms / n);
     fprintf(stderr, "exactvmaf %s profile: queueing a frame (uploads, every twin) %.3f ms on "
             "the submitting thread\n", b, gpu->prof_submit_ms / n);
     fprintf(stderr, "exactvmaf %s profile: frame work as graphs: %u launched, %u built\n", b,

@@ -411,32 +411,6 @@ EV_FN float ciede_de2000(CiedeLab c1, CiedeLab c2)
 #endif
 
 #if CIEDE_CERTIFY
-EV_FN uint32_t ciede_f32_bits(float x)
-{
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(x);
-#elif defined(__OPENCL_C_VERSION__)
-    return as_uint(x);
-#else
-    uint32_t u;
-    memcpy(&u, &x, sizeof(u));
-    return u;
-#endif
-}
-
-EV_FN float ciede_bits_f32(uint32_t u)
-{
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(u);
-#elif defined(__OPENCL_C_VERSION__)
-    return as_float(u);
-#else
-    float x;
-    memcpy(&x, &u, sizeof(x));
-    return x;
-#endif
-}
-
 /**
  * The GPU's ΔE00 of a pixel whose parts are p (certified): the CPU's unless
  * cert->hard, or unless *open, where only C̄'^7 is in doubt. glibc's
@@ -454,7 +428,7 @@ EV_FN float ciede_de2000_certified(CiedeCert *cert, const CiedeParts *p, int *op
     if (p->cbp == 0.0f) return ciede_tail(cert, p, 0.0f, s);   /* powf(0, 7) is +0 exactly */
     const double t7 = pow((double)p->cbp, 7.0);
     const float f0 = (float)t7;
-    const uint32_t b0 = ciede_f32_bits(f0);
+    const uint32_t b0 = ev_f32_bits(f0);
     const double near = 2.0 * cert->libm * t7;
     /* C̄' > 0, so C̄'^7 >= +0 and the neighbours are the bit patterns -1
      * and +1. The one below is a candidate when the power may lie below f0,
@@ -462,8 +436,8 @@ EV_FN float ciede_de2000_certified(CiedeCert *cert, const CiedeParts *p, int *op
     const int lo = b0 > 0 && (t7 <= (double)f0 + near || !(b0 & 0x7fffffu));
     const int hi = b0 < 0x7f7fffffu && t7 >= (double)f0 - near;
     const float r = ciede_tail(cert, p, f0, s);
-    if (lo && ciede_tail(cert, p, ciede_bits_f32(b0 - 1), s) != r) *open = 1;
-    if (hi && ciede_tail(cert, p, ciede_bits_f32(b0 + 1), s) != r) *open = 1;
+    if (lo && ciede_tail(cert, p, ev_bits_f32(b0 - 1), s) != r) *open = 1;
+    if (hi && ciede_tail(cert, p, ev_bits_f32(b0 + 1), s) != r) *open = 1;
     return r;
 }
 #endif

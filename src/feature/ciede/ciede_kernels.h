@@ -46,11 +46,11 @@ EV_DEVICE_FN void ciede_list_open(EV_GPTR(uint32_t) res, EV_GPTR(uint32_t) open,
     }
     EV_GPTR(uint32_t) e = open + (size_t)k * CIEDE_OPEN_WORDS;
     e[0] = o;
-    e[1] = ciede_f32_bits(p->lightness);
-    e[2] = ciede_f32_bits(p->chroma);
-    e[3] = ciede_f32_bits(p->hue);
-    e[4] = ciede_f32_bits(p->cbp);
-    e[5] = ciede_f32_bits(p->theta);
+    e[1] = ev_f32_bits(p->lightness);
+    e[2] = ev_f32_bits(p->chroma);
+    e[3] = ev_f32_bits(p->hue);
+    e[4] = ev_f32_bits(p->cbp);
+    e[5] = ev_f32_bits(p->theta);
 }
 
 #define CIEDE_DE(NAME, T)                                                                  \
@@ -91,9 +91,9 @@ EV_DEVICE_FN void ciede_list_open(EV_GPTR(uint32_t) res, EV_GPTR(uint32_t) open,
                     else                                                                   \
                         ciede_list_open(EV_AT(uint32_t, res), EV_AT(uint32_t, open),       \
                                         EV_AT(uint32_t, hard), (uint32_t)o, &p);           \
-                    x = ciede_bits_f32(0x7fc00000u);                                       \
+                    x = ev_bits_f32(0x7fc00000u);                                       \
                 } else if (x != 0.0f) {                                                    \
-                    const uint32_t b = ciede_f32_bits(x);                                  \
+                    const uint32_t b = ev_f32_bits(x);                                  \
                     ev_atomic_min_local_u32(&group_min, b);                                \
                     /* x * 2^30 is whole when x's exponent is >= -7; smaller     \
                      * values only lower the minimum, which sends the frame to   \

@@ -13,13 +13,13 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 #if ADM_HAVE_RCPSS
 static int agrees(uint32_t x)
 {
-    return adm_rcp_model_bits(table, x) == adm_rcp_f32_bits(adm_rcpss(adm_rcp_bits_f32(x)));
+    return adm_rcp_model_bits(table, x) == ev_f32_bits(adm_rcpss(ev_bits_f32(x)));
 }
 
 static void probe(void)
 {
     for (uint32_t k = 0; k < ADM_RCP_TABLE_SIZE; k++)
-        table[k] = adm_rcp_f32_bits(adm_rcpss(adm_rcp_bits_f32(
+        table[k] = ev_f32_bits(adm_rcpss(ev_bits_f32(
             (UINT32_C(127) << 23) | (k << ADM_RCP_TABLE_SHIFT))));
 
     /* Every mantissa of [1, 2): the table index and the ignored low bits. */

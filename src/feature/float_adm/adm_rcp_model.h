@@ -30,32 +30,6 @@
 #define ADM_RCP_TABLE_MEM
 #endif
 
-EV_FN uint32_t adm_rcp_f32_bits(float x)
-{
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(x);
-#elif defined(__OPENCL_C_VERSION__)
-    return as_uint(x);
-#else
-    uint32_t u;
-    memcpy(&u, &x, sizeof(u));
-    return u;
-#endif
-}
-
-EV_FN float adm_rcp_bits_f32(uint32_t u)
-{
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(u);
-#elif defined(__OPENCL_C_VERSION__)
-    return as_float(u);
-#else
-    float x;
-    memcpy(&x, &u, sizeof(x));
-    return x;
-#endif
-}
-
 /** The model's estimate of 1 / x, as bits; table[k] = estimate bits of 1.k (k = top 12 bits). */
 EV_FN uint32_t adm_rcp_model_bits(const ADM_RCP_TABLE_MEM uint32_t *table, uint32_t x)
 {
@@ -75,7 +49,7 @@ EV_FN uint32_t adm_rcp_model_bits(const ADM_RCP_TABLE_MEM uint32_t *table, uint3
 
 EV_FN float adm_rcp_model(const ADM_RCP_TABLE_MEM uint32_t *table, float x)
 {
-    return adm_rcp_bits_f32(adm_rcp_model_bits(table, adm_rcp_f32_bits(x)));
+    return ev_bits_f32(adm_rcp_model_bits(table, ev_f32_bits(x)));
 }
 
 #if !defined(__CUDACC__) && !defined(__OPENCL_C_VERSION__)

@@ -18,32 +18,6 @@
 /** The reference's fp32 epsilon, 1.0e-10f (0x2edbe6ff). */
 #define VIF_EPS 1.0e-10f
 
-EV_FN uint32_t vif_f32_bits(float x)
-{
-#if defined(__CUDA_ARCH__)
-    return __float_as_uint(x);
-#elif defined(__OPENCL_C_VERSION__)
-    return as_uint(x);
-#else
-    uint32_t u;
-    memcpy(&u, &x, sizeof(u));
-    return u;
-#endif
-}
-
-EV_FN float vif_bits_f32(uint32_t u)
-{
-#if defined(__CUDA_ARCH__)
-    return __uint_as_float(u);
-#elif defined(__OPENCL_C_VERSION__)
-    return as_float(u);
-#else
-    float x;
-    memcpy(&x, &u, sizeof(x));
-    return x;
-#endif
-}
-
 /**
  * The reference's log2: libvmaf defines VIF_OPT_FAST_LOG2, which replaces
  * every log2f of the statistic by an exponent split plus a 9-coefficient
@@ -58,10 +32,10 @@ EV_FN float vif_log2(float x)
         return -INFINITY;
     if (x < 0.0f)
         return NAN;
-    const uint32_t u = vif_f32_bits(x);
+    const uint32_t u = ev_f32_bits(x);
     const int32_t exponent = (int32_t)((u & 0x7f800000u) >> 23);
     /* Mantissa with a zero exponent: a value in [1, 2). */
-    const float m = vif_bits_f32((u & 0x007fffffu) | 0x3f800000u);
+    const float m = ev_bits_f32((u & 0x007fffffu) | 0x3f800000u);
     const float t = FSUB(m, 1.0f);
     float p = 0.0f;
     p = FADD(FMUL(p, t), (float)-0.012671635276421);
