@@ -94,6 +94,13 @@ struct VmafGpuLane {
     void **halloc;
     unsigned n_halloc, cap_halloc;
     size_t bytes;                   /* device memory of this lane */
+    size_t host_bytes;              /* pinned host memory of this lane */
+    /* Lanes after the first take their memory as one device and one pinned
+     * block of the first lane's size, carved (see vmaf_gpu_alloc). */
+    VmafGpuPtr arena;
+    size_t arena_size, arena_used;
+    uint8_t *harena;
+    size_t harena_size, harena_used;
 
     /* The lane's frame work as a graph (see "Work log"). */
     bool logging;                   /* the twins' calls go to log[cur] */
@@ -405,9 +412,16 @@ unsigned vmaf_gpu_lane_id(const VmafGpuLane *l)
     return l->id;
 }
 
-int vmaf_gpu_alloc(VmafGpuLane *l, VmafGpuPtr *p, size_t bytes)
+/* Carving alignment: a CUDA allocation's own, and any access width. */
+#define LANE_ALIGN 256u
+
+static size_t lane_round(size_t bytes)
 {
-    *p = (VmafGpuPtr){ 0, 0 };
+    return (bytes + LANE_ALIGN - 1) & ~(size_t)(LANE_ALIGN - 1);
+}
+
+static int remember_dalloc(VmafGpuLane *l, VmafGpuPtr p, size_t bytes)
+{
     if (l->n_dalloc == l->cap_dalloc) {
         const unsigned cap = l->cap_dalloc ? 2 * l->cap_dalloc : 32;
         DevAlloc *n = realloc(l->dalloc, cap * sizeof(*n));
@@ -415,16 +429,12 @@ int vmaf_gpu_alloc(VmafGpuLane *l, VmafGpuPtr *p, size_t bytes)
         l->dalloc = n;
         l->cap_dalloc = cap;
     }
-    const int err = l->ops->alloc(l->st, p, bytes);
-    if (err) return err;
-    l->dalloc[l->n_dalloc++] = (DevAlloc){ *p, bytes };
-    l->bytes += bytes;
+    l->dalloc[l->n_dalloc++] = (DevAlloc){ p, bytes };
     return 0;
 }
 
-int vmaf_gpu_alloc_host(VmafGpuLane *l, void **p, size_t bytes)
+static int remember_halloc(VmafGpuLane *l, void *p)
 {
-    *p = NULL;
     if (l->n_halloc == l->cap_halloc) {
         const unsigned cap = l->cap_halloc ? 2 * l->cap_halloc : 16;
         void **n = realloc(l->halloc, cap * sizeof(*n));
@@ -432,9 +442,77 @@ int vmaf_gpu_alloc_host(VmafGpuLane *l, void **p, size_t bytes)
         l->halloc = n;
         l->cap_halloc = cap;
     }
-    const int err = l->ops->host_alloc(l->st, p, bytes);
+    l->halloc[l->n_halloc++] = p;
+    return 0;
+}
+
+/*
+ * Every lane of a pipeline holds the same buffers. The first lane of a
+ * device allocates them one by one and so measures them; each later lane
+ * reserves that much at once (one device and one pinned allocation) and
+ * carves its buffers from it, which makes setting up many frames in flight
+ * cheap (an allocation is a driver call; pinned ones are slow). A buffer
+ * that does not fit is allocated on its own.
+ */
+static int lane_reserve(VmafGpuLane *l, size_t dev_bytes, size_t host_bytes)
+{
+    int err = 0;
+    if (dev_bytes) {
+        err = l->ops->alloc(l->st, &l->arena, dev_bytes);
+        if (!err) err = remember_dalloc(l, l->arena, dev_bytes);
+        if (!err) l->arena_size = dev_bytes;
+    }
+    if (!err && host_bytes) {
+        void *h = NULL;
+        err = l->ops->host_alloc(l->st, &h, host_bytes);
+        if (!err) err = remember_halloc(l, h);
+        if (!err) {
+            l->harena = h;
+            l->harena_size = host_bytes;
+        }
+    }
+    return err;
+}
+
+int vmaf_gpu_alloc(VmafGpuLane *l, VmafGpuPtr *p, size_t bytes)
+{
+    *p = (VmafGpuPtr){ 0, 0 };
+    const size_t r = lane_round(bytes ? bytes : 1);
+    if (l->arena_size - l->arena_used >= r) {
+        *p = vmaf_gpu_at(l->arena, l->arena_used);
+        l->arena_used += r;
+        l->bytes += r;
+        return 0;
+    }
+    const int err = l->ops->alloc(l->st, p, r);
     if (err) return err;
-    l->halloc[l->n_halloc++] = *p;
+    const int err2 = remember_dalloc(l, *p, r);
+    if (err2) {
+        l->ops->free(l->st, p, r);
+        return err2;
+    }
+    l->bytes += r;
+    return 0;
+}
+
+int vmaf_gpu_alloc_host(VmafGpuLane *l, void **p, size_t bytes)
+{
+    *p = NULL;
+    const size_t r = lane_round(bytes ? bytes : 1);
+    if (l->harena_size - l->harena_used >= r) {
+        *p = l->harena + l->harena_used;
+        l->harena_used += r;
+        l->host_bytes += r;
+        return 0;
+    }
+    const int err = l->ops->host_alloc(l->st, p, r);
+    if (err) return err;
+    const int err2 = remember_halloc(l, *p);
+    if (err2) {
+        l->ops->host_free(l->st, p);
+        return err2;
+    }
+    l->host_bytes += r;
     return 0;
 }
 
@@ -776,7 +854,8 @@ static void lane_free(VmafGpuLane *l)
 }
 
 /* One lane on device `dev`: stream, events, planes, every twin's buffers. */
-static int lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev)
+static int lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev,
+                       const VmafGpuLane *like)
 {
     memset(l, 0, sizeof(*l));
     l->gpu = gpu;
@@ -792,6 +871,7 @@ static int lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev)
     }
     err = o->queue_create(l->st, &l->stream);
     l->graphs = gpu->graphs && o->graph_ok && o->graph_ok(l->st);
+    if (!err && like) err = lane_reserve(l, like->bytes, like->host_bytes);
     /* The completion thread sleeps on `done` instead of spinning. */
     if (!err) err = o->event_create(l->st, &l->done, false);
     for (unsigned t = 0; t < gpu->n_twin && !err; t++)
@@ -849,14 +929,15 @@ static int lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev)
     return err;
 }
 
-/* Frames in flight per device, from the frame size: enough that small
- * frames' kernels fill the GPU side by side (measured on an H200 with a
- * 1080p v1.0.16 model, frame work as graphs: 3620 / 4958 / 5814 fps at 8 /
- * 12 / 16), few enough that setting the lanes up stays quick. */
+/* Frames in flight per device, from the frame size: enough that frames'
+ * kernels fill the GPU side by side (measured on an H200 with a v1.0.16
+ * model, frame work as graphs: 1080p 3620 / 4958 / 5814 / 6002 fps at 8 /
+ * 12 / 16 / 24 in flight; 2160p 1060 / 1553 at 4 / 8), few enough that
+ * setting the lanes up stays quick: 64M pixels in flight, 4 to 16 frames. */
 static unsigned default_lanes(const VmafGpu *gpu)
 {
     const double px = (double)gpu->w * gpu->h;
-    unsigned k = (unsigned)(32.0 * 1024 * 1024 / (px > 1 ? px : 1));
+    unsigned k = (unsigned)(64.0 * 1024 * 1024 / (px > 1 ? px : 1));
     if (k < 4) k = 4;
     if (k > 16) k = 16;
     return k;
@@ -919,7 +1000,7 @@ int vmaf_gpu_start(VmafGpu *gpu)
             VmafGpuLane *l = calloc(1, sizeof(*l));
             if (!l) return -ENOMEM;
             gpu->lane[d * stride + i] = l;
-            int err = lane_create(gpu, l, d * stride + i, d);
+            int err = lane_create(gpu, l, d * stride + i, d, i ? gpu->lane[d * stride] : NULL);
             if (!err && i == 0 && !forced) {
                 /* At most 3/4 of the free memory for the lanes. */
                 const size_t per = l->bytes ? l->bytes : 1;

@@ -11,6 +11,13 @@
  * small frames fill the GPU through concurrent lanes. A lane is reused only
  * once the frame it held has been concluded.
  *
+ * Queueing. A frame's twin calls (launches, copies, event waits) are
+ * written to its lane's work log first; on CUDA a log equal to the lane's
+ * previous one relaunches that frame's graph as one call, else the log
+ * becomes the lane's new graph (pipeline.c, "Work log"). Lanes after a
+ * device's first take their buffers from one block of the first lane's
+ * size.
+ *
  * Frame order. The caller submits frames in index order; kernels of one
  * frame run in order on its lane; conclusions (the CPU's functions) run on
  * the pipeline's completion thread, frame after frame in submission order,
