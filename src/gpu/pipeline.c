@@ -458,20 +458,30 @@ static int lane_reserve(VmafGpuLane *l, size_t dev_bytes, size_t host_bytes)
 {
     int err = 0;
     if (dev_bytes) {
-        err = l->ops->alloc(l->st, &l->arena, dev_bytes);
-        if (!err) err = remember_dalloc(l, l->arena, dev_bytes);
-        if (!err) l->arena_size = dev_bytes;
+        VmafGpuPtr a;
+        err = l->ops->alloc(l->st, &a, dev_bytes);
+        if (err) return err;
+        err = remember_dalloc(l, a, dev_bytes);
+        if (err) {
+            l->ops->free(l->st, &a, dev_bytes);
+            return err;
+        }
+        l->arena = a;
+        l->arena_size = dev_bytes;
     }
-    if (!err && host_bytes) {
+    if (host_bytes) {
         void *h = NULL;
         err = l->ops->host_alloc(l->st, &h, host_bytes);
-        if (!err) err = remember_halloc(l, h);
-        if (!err) {
-            l->harena = h;
-            l->harena_size = host_bytes;
+        if (err) return err;
+        err = remember_halloc(l, h);
+        if (err) {
+            l->ops->host_free(l->st, &h);
+            return err;
         }
+        l->harena = h;
+        l->harena_size = host_bytes;
     }
-    return err;
+    return 0;
 }
 
 int vmaf_gpu_alloc(VmafGpuLane *l, VmafGpuPtr *p, size_t bytes)
@@ -572,7 +582,7 @@ static int log_reserve(WorkLog *g, size_t more)
 /* Append n bytes, zero-padded to LOG_ALIGN (reserved by the caller). */
 static void log_put(WorkLog *g, const void *p, size_t n)
 {
-    memcpy(g->buf + g->len, p, n);
+    if (n) memcpy(g->buf + g->len, p, n);
     const size_t padded = (n + LOG_ALIGN - 1) & ~(size_t)(LOG_ALIGN - 1);
     memset(g->buf + g->len + n, 0, padded - n);
     g->len += padded;
@@ -717,7 +727,8 @@ static int log_flush(VmafGpu *gpu, VmafGpuLane *l)
 {
     WorkLog *cur = &l->log[0], *last = &l->log[1];
     if (!l->graphs) return log_replay(l, cur);
-    if (l->graph && cur->len == last->len && !memcmp(cur->buf, last->buf, cur->len)) {
+    if (l->graph && cur->len == last->len &&
+        (!cur->len || !memcmp(cur->buf, last->buf, cur->len))) {
         gpu->n_graph_launch++;
         return l->ops->graph_launch(l->stream, l->graph);
     }

@@ -58,7 +58,11 @@ typedef struct Geometry {
 /* PAT_BANDS: flat vertical bands one code apart, 16 columns wide, with a
  * sparse pixel two codes off (cambi's worst case: c-values large almost
  * everywhere and some small ones, top-k sums that can round). */
-enum Pattern { PAT_TEXTURE, PAT_FLAT, PAT_NEAR_FLAT, PAT_MAX, PAT_NOISE, PAT_BANDS };
+/* PAT_LUMA_STEP: flat, a few luma samples one code up in even frames,
+ * chroma equal (at 16 bits every nonzero ΔE00 of ciede is then below its
+ * GPU sum's unit). */
+enum Pattern { PAT_TEXTURE, PAT_FLAT, PAT_NEAR_FLAT, PAT_MAX, PAT_NOISE, PAT_BANDS,
+               PAT_LUMA_STEP };
 
 typedef struct Content {
     char name[160];
@@ -109,6 +113,10 @@ static void generate(const Content *c, unsigned n, VmafPicture *ref, VmafPicture
                 case PAT_MAX:
                     r = maxv;
                     d = maxv - (noise % 3 == 0);
+                    break;
+                case PAT_LUMA_STEP:
+                    r = maxv / 2;
+                    d = r + (p == 0 && (i * 7 + j * 3) % 61 == 0 && (n & 1) == 0);
                     break;
                 case PAT_NOISE:
                     r = noise % (maxv + 1);
@@ -684,7 +692,7 @@ static void add_generated(Content *out, unsigned *n, unsigned w, unsigned h, uns
                           enum VmafPixelFormat fmt, unsigned frames, enum Pattern pat)
 {
     static const char *const pat_name[] = { "texture", "flat", "near-flat", "max", "noise",
-                                            "bands" };
+                                            "bands", "luma-step" };
     static const char *const fmt_name[] = { "?", "420", "422", "444", "400" };
     Content *c = &out[(*n)++];
     memset(c, 0, sizeof(*c));
@@ -786,6 +794,7 @@ int main(int argc, char **argv)
     add_generated(gen, &n_gen, 96, 64, 8, VMAF_PIX_FMT_YUV420P, 2, PAT_FLAT);
     add_generated(gen, &n_gen, 97, 65, 10, VMAF_PIX_FMT_YUV422P, 3, PAT_NEAR_FLAT);
     add_generated(gen, &n_gen, 99, 67, 16, VMAF_PIX_FMT_YUV420P, 3, PAT_NEAR_FLAT);
+    add_generated(gen, &n_gen, 64, 48, 16, VMAF_PIX_FMT_YUV420P, 3, PAT_LUMA_STEP);
     add_generated(gen, &n_gen, 80, 48, 8, VMAF_PIX_FMT_YUV420P, 2, PAT_MAX);
     add_generated(gen, &n_gen, 81, 49, 12, VMAF_PIX_FMT_YUV444P, 2, PAT_MAX);
     add_generated(gen, &n_gen, 1920, 1080, 10, VMAF_PIX_FMT_YUV420P, 2, PAT_TEXTURE);

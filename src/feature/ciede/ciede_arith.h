@@ -34,8 +34,9 @@
  * ulp; 2^-47 is 32 ulp), carried through the exact operations between.
  * powf(C̄', 7), whose float result is the reference's directly, is bracketed
  * instead: every float within one ulp of C̄'^7 (glibc's powf errs by less)
- * gives the rest of ΔE00, and the pixel is hard unless they agree. A hard
- * pixel's ΔE00 is the CPU's, computed by the host (ciede_gpu.c). On the CPU
+ * gives the rest of ΔE00, and the pixel is open unless they agree: the host
+ * finishes it with glibc's powf. A hard pixel's ΔE00 is the CPU's, computed
+ * by the host (ciede_gpu.c). On the CPU
  * the macros are the plain narrowing and comparison: nothing changes there.
  */
 #ifndef EXACTVMAF_CIEDE_ARITH_H
@@ -111,6 +112,9 @@ EV_FN int ciede_gt(CiedeCert *c, double v, double thr, double err)
  * ΔE00 < 2^9, so frames below 2^25 pixels keep the total below 2^64 units.
  */
 #define CIEDE_SUM_UNIT_BITS 30
+/* ΔE00 stays below this (about 365 at most with these weights); a value
+ * that does not is left to the host. */
+#define CIEDE_MAX_VALUE 512.0f
 #define CIEDE_SUM_MIN_EXP (23 - CIEDE_SUM_UNIT_BITS)
 #define CIEDE_MAX_PIXELS (1u << 25)
 /* The per-frame words the kernel leaves: the units' total (two words, low

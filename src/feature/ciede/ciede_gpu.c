@@ -19,7 +19,8 @@
  *   added in raster order as the CPU adds them, the hard ones (NaN there)
  *   computed by the CPU's function.
  * conclude emits the CPU's score of that sum. Twins decline without native
- * binary64 (OpenCL's fp64-free mode) and for frames of 2^25 pixels or more.
+ * binary64 (OpenCL's fp64-free mode), for frames of 2^25 pixels or more and
+ * for frames taller than 65535 rows.
  */
 #include <errno.h>
 #include <math.h>
@@ -61,7 +62,8 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     VmafGpu *gpu = fex->env.gpu;
     /* Every step is binary64; the fp64-free OpenCL mode leaves ciede to the CPU. */
     if (!vmaf_gpu_fp64(gpu)) return VMAF_FEX_TWIN_DECLINED;
-    if ((uint64_t)w * h >= CIEDE_MAX_PIXELS) return VMAF_FEX_TWIN_DECLINED;
+    /* The 64-bit total, and one grid row per picture row (CUDA: 65535 at most). */
+    if ((uint64_t)w * h >= CIEDE_MAX_PIXELS || h > 65535) return VMAF_FEX_TWIN_DECLINED;
     /* The CPU path's init has refused every other format and geometry. */
     g->bpc = bpc;
     g->w = w;
@@ -78,8 +80,9 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     g->libm = CIEDE_LIBM;
     const char *e = getenv("EXACTVMAF_CIEDE_LIBM");
     if (e && *e) {
+        /* At most 2^-20: the bounds are first order in the difference. */
         const double v = strtod(e, NULL);
-        if (v > g->libm && v < 1.0) g->libm = v;
+        if (v > g->libm && v <= 0x1p-20) g->libm = v;
     }
     for (unsigned p = 0; p < 3; p++) vmaf_gpu_use_plane(gpu, 3, p);
     return 0;
@@ -143,6 +146,9 @@ static int exponent_of(uint32_t bits)
 static bool add_value(float x, uint64_t *units, uint32_t *min_bits)
 {
     if (x == 0.0f) return true;
+    /* ΔE00 < 2^9 (the bound the 64-bit total rests on); anything else is
+     * left to the host's raster sum. */
+    if (!(x > 0.0f && x < CIEDE_MAX_VALUE)) return false;
     uint32_t b;
     memcpy(&b, &x, sizeof(b));
     if (b < *min_bits) *min_bits = b;
@@ -227,13 +233,14 @@ static int frame_sum(VmafFex *fex, const VmafGpuFrame *fr, CiedeLane *q, double 
         *sum = 0.;
         return 0;
     }
+    /* A value below the unit is not in the total (which may then be 0). */
+    const int e_min = exponent_of(min_bits);
+    if (e_min < CIEDE_SUM_MIN_EXP || !units) return host_sum(fex, g, fr, q, sum);
     /* Every partial sum is exact when the total's ulp, 2^(top - 30 - 52),
      * is no finer than the smallest value's last bit, 2^(e_min - 23). */
-    const int e_min = exponent_of(min_bits);
     int top = 63;
     while (!(units >> top)) top--;
-    if (e_min < CIEDE_SUM_MIN_EXP || top - CIEDE_SUM_UNIT_BITS - 29 > e_min)
-        return host_sum(fex, g, fr, q, sum);
+    if (top - CIEDE_SUM_UNIT_BITS - 29 > e_min) return host_sum(fex, g, fr, q, sum);
     /* The total is then a double exactly (53 bits from 2^(e_min - 23) up). */
     *sum = ldexp((double)units, -CIEDE_SUM_UNIT_BITS);
     return 0;
@@ -250,8 +257,8 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     const CiedeLane *q = lp;
     if (q->sum_err) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "ciede: frame %u: cannot read its values back (%d)",
-                 fr->index, q->sum_err);
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "ciede: frame %u: cannot conclude its GPU results (%s)",
+                 fr->index, strerror(-q->sum_err));
         return q->sum_err;
     }
     return ciede_emit(fex, q->sum, fr->index);

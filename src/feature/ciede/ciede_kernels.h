@@ -84,6 +84,7 @@ EV_DEVICE_FN void ciede_list_open(EV_GPTR(uint32_t) res, EV_GPTR(uint32_t) open,
                 const CiedeParts p = ciede_parts(&cert, l1, l2);                           \
                 int open_ = 0;                                                             \
                 x = ciede_de2000_certified(&cert, &p, &open_);                             \
+                if (!(x < CIEDE_MAX_VALUE)) cert.hard = 1; /* the total's bound; NaN */   \
                 if (cert.hard || open_) {                                                  \
                     if (cert.hard)                                                         \
                         ciede_list_hard(EV_AT(uint32_t, res), EV_AT(uint32_t, hard),       \
