@@ -795,6 +795,9 @@ int main(int argc, char **argv)
     add_generated(gen, &n_gen, 97, 65, 10, VMAF_PIX_FMT_YUV422P, 3, PAT_NEAR_FLAT);
     add_generated(gen, &n_gen, 99, 67, 16, VMAF_PIX_FMT_YUV420P, 3, PAT_NEAR_FLAT);
     add_generated(gen, &n_gen, 64, 48, 16, VMAF_PIX_FMT_YUV420P, 3, PAT_LUMA_STEP);
+    /* 4:2:2 with chroma rows of a multiple of 32 samples: the one 4:2:2 layout
+     * ciede computes (its reference reads a run across chroma rows). */
+    add_generated(gen, &n_gen, 128, 40, 10, VMAF_PIX_FMT_YUV422P, 2, PAT_TEXTURE);
     add_generated(gen, &n_gen, 80, 48, 8, VMAF_PIX_FMT_YUV420P, 2, PAT_MAX);
     add_generated(gen, &n_gen, 81, 49, 12, VMAF_PIX_FMT_YUV444P, 2, PAT_MAX);
     add_generated(gen, &n_gen, 1920, 1080, 10, VMAF_PIX_FMT_YUV420P, 2, PAT_TEXTURE);
