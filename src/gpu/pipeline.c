@@ -412,12 +412,18 @@ unsigned vmaf_gpu_lane_id(const VmafGpuLane *l)
     return l->id;
 }
 
+/* n rounded up to a multiple of a (a power of two). */
+static size_t round_up(size_t n, size_t a)
+{
+    return (n + a - 1) & ~(a - 1);
+}
+
 /* Carving alignment: a CUDA allocation's own, and any access width. */
 #define LANE_ALIGN 256u
 
 static size_t lane_round(size_t bytes)
 {
-    return (bytes + LANE_ALIGN - 1) & ~(size_t)(LANE_ALIGN - 1);
+    return round_up(bytes ? bytes : 1, LANE_ALIGN);
 }
 
 static int remember_dalloc(VmafGpuLane *l, VmafGpuPtr p, size_t bytes)
@@ -487,7 +493,7 @@ static int lane_reserve(VmafGpuLane *l, size_t dev_bytes, size_t host_bytes)
 int vmaf_gpu_alloc(VmafGpuLane *l, VmafGpuPtr *p, size_t bytes)
 {
     *p = (VmafGpuPtr){ 0, 0 };
-    const size_t r = lane_round(bytes ? bytes : 1);
+    const size_t r = lane_round(bytes);
     if (l->arena_size - l->arena_used >= r) {
         *p = vmaf_gpu_at(l->arena, l->arena_used);
         l->arena_used += r;
@@ -508,7 +514,7 @@ int vmaf_gpu_alloc(VmafGpuLane *l, VmafGpuPtr *p, size_t bytes)
 int vmaf_gpu_alloc_host(VmafGpuLane *l, void **p, size_t bytes)
 {
     *p = NULL;
-    const size_t r = lane_round(bytes ? bytes : 1);
+    const size_t r = lane_round(bytes);
     if (l->harena_size - l->harena_used >= r) {
         *p = l->harena + l->harena_used;
         l->harena_used += r;
@@ -579,18 +585,18 @@ static int log_reserve(WorkLog *g, size_t more)
     return 0;
 }
 
+/* Bytes a field of n bytes takes in the log. */
+static size_t log_size(size_t n)
+{
+    return round_up(n, LOG_ALIGN);
+}
+
 /* Append n bytes, zero-padded to LOG_ALIGN (reserved by the caller). */
 static void log_put(WorkLog *g, const void *p, size_t n)
 {
     if (n) memcpy(g->buf + g->len, p, n);
-    const size_t padded = (n + LOG_ALIGN - 1) & ~(size_t)(LOG_ALIGN - 1);
-    memset(g->buf + g->len + n, 0, padded - n);
-    g->len += padded;
-}
-
-static size_t log_size(size_t n)
-{
-    return (n + LOG_ALIGN - 1) & ~(size_t)(LOG_ALIGN - 1);
+    memset(g->buf + g->len + n, 0, log_size(n) - n);
+    g->len += log_size(n);
 }
 
 /* One call: its kind, then its fields, each padded. */
@@ -602,9 +608,9 @@ static int log_call(VmafGpuLane *l, uint32_t op, const void *a, size_t na, const
                                    log_size(nc));
     if (err) return err;
     log_put(g, &op, sizeof(op));
-    if (na) log_put(g, a, na);
-    if (nb) log_put(g, b, nb);
-    if (nc) log_put(g, c, nc);
+    log_put(g, a, na);
+    log_put(g, b, nb);
+    log_put(g, c, nc);
     return 0;
 }
 

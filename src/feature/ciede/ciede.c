@@ -315,22 +315,25 @@ static unsigned sample_at(const VmafPicture *pic, unsigned plane, unsigned r, un
     return sz == 1 ? row[c] : ((const uint16_t *)row)[c];
 }
 
+int ciede_chroma_layout(enum VmafPixelFormat pix_fmt, unsigned w, unsigned *cw)
+{
+    *cw = pix_fmt == VMAF_PIX_FMT_YUV444P ? w : w >> 1;
+    return pix_fmt == VMAF_PIX_FMT_YUV444P   ? CIEDE_CHROMA_444
+           : pix_fmt == VMAF_PIX_FMT_YUV420P ? CIEDE_CHROMA_420
+                                             : CIEDE_CHROMA_422;
+}
+
 float ciede_pixel(const VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                   unsigned i, unsigned j)
 {
     const CiedeState *s = fex->priv;
     const size_t sz = s->bpc > 8 ? 2 : 1;
-    /* The chroma sample upsample_plane() puts at (i, j). */
-    unsigned cr = i, cc = j;
-    if (s->pix_fmt == VMAF_PIX_FMT_YUV420P) {
-        cr = i / 2;
-        cc = j / 2;
-    } else if (s->pix_fmt == VMAF_PIX_FMT_YUV422P) {
-        const unsigned cw = s->w >> 1;
-        const uint64_t k = (uint64_t)(i / 2) * cw + j;
-        cr = (unsigned)(k / cw);
-        cc = (unsigned)(k % cw);
-    }
+    /* The chroma sample upsample_plane() puts at (i, j), numbered as in a
+     * plane without row padding: its row and column in the picture's. */
+    unsigned cw;
+    const int layout = ciede_chroma_layout(s->pix_fmt, s->w, &cw);
+    const size_t k = ciede_chroma_at(layout, (int)i, (int)j, (int)cw);
+    const unsigned cr = (unsigned)(k / cw), cc = (unsigned)(k % cw);
     unsigned t[2][3];
     const VmafPicture *pics[2] = { ref, dist };
     for (unsigned k = 0; k < 2; k++) {

@@ -135,6 +135,21 @@ enum {
 /* Items per group along a row. */
 #define CIEDE_GROUP 256
 
+/*
+ * Chroma on the luma grid as the reference reads it (ciede.c): 4:4:4 as is,
+ * 4:2:0 at (i/2, j/2), 4:2:2 as the run of w samples from chroma row i/2
+ * continuing through the padding-free rows. layout: CIEDE_CHROMA_*.
+ */
+enum { CIEDE_CHROMA_444, CIEDE_CHROMA_420, CIEDE_CHROMA_422 };
+
+/** The chroma sample pixel (i, j) reads: its number in a plane of cw samples per row, no padding. */
+EV_FN size_t ciede_chroma_at(int layout, int i, int j, int cw)
+{
+    if (layout == CIEDE_CHROMA_420) return (size_t)(i / 2) * (size_t)cw + (size_t)(j / 2);
+    if (layout == CIEDE_CHROMA_422) return (size_t)(i / 2) * (size_t)cw + (size_t)j;
+    return (size_t)i * (size_t)cw + (size_t)j;
+}
+
 /** L*a*b* as the reference keeps it: three floats. */
 typedef struct CiedeLab {
     float l, a, b;

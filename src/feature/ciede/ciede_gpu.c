@@ -40,7 +40,7 @@ static const VmafGpuProgram program = { "ciede", VMAF_GPU_CUDA(ciede), VMAF_GPU_
 
 typedef struct CiedeGpu {
     unsigned bpc, w, h, cw;
-    int fmt;                /* 0 4:4:4, 1 4:2:0, 2 4:2:2 (ciede_kernels.h) */
+    int fmt;                /* ciede_chroma_at()'s layout */
     double libm;            /* the certificates' assumed libm difference */
 } CiedeGpu;
 
@@ -68,13 +68,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     g->bpc = bpc;
     g->w = w;
     g->h = h;
-    if (pix_fmt == VMAF_PIX_FMT_YUV444P) {
-        g->fmt = 0;
-        g->cw = w;
-    } else {
-        g->fmt = pix_fmt == VMAF_PIX_FMT_YUV420P ? 1 : 2;
-        g->cw = w >> 1;
-    }
+    g->fmt = ciede_chroma_layout(pix_fmt, w, &g->cw);
     /* EXACTVMAF_CIEDE_LIBM (tests): a larger assumed difference, so that
      * many pixels are hard and the host's paths run. Never a smaller one. */
     g->libm = CIEDE_LIBM;

@@ -9,9 +9,8 @@
  * powf and sin; both are NaN in the values. Pixels whose triples are
  * equal in both pictures have ΔE00 = +0, as on the CPU, and cost nothing.
  *
- * Chroma on the luma grid as the CPU reads it (ciede.c): 4:4:4 as is,
- * 4:2:0 at (i/2, j/2), 4:2:2 as the run of w samples from chroma row i/2
- * continuing through the padding-free rows (fmt 0, 1, 2).
+ * Chroma on the luma grid as the CPU reads it: ciede_chroma_at()
+ * (ciede_arith.h), the chroma planes packed (cw samples per row).
  */
 #include "fp.h"
 
@@ -19,14 +18,6 @@
  * twin declines and there are no kernels. */
 #if !defined(__OPENCL_C_VERSION__) || EV_FP64
 #include "feature/ciede/ciede_arith.h"
-
-/* Chroma sample index of pixel (i, j): cw is the chroma plane's width. */
-EV_FN size_t ciede_chroma_at(int fmt, int i, int j, int cw)
-{
-    if (fmt == 1) return (size_t)(i / 2) * (size_t)cw + (size_t)(j / 2);
-    if (fmt == 2) return (size_t)(i / 2) * (size_t)cw + (size_t)j;
-    return (size_t)i * (size_t)cw + (size_t)j;
-}
 
 /* List pixel o as hard (its value NaN, for the host). */
 EV_DEVICE_FN void ciede_list_hard(EV_GPTR(uint32_t) res, EV_GPTR(uint32_t) hard, uint32_t o)
