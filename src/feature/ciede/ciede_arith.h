@@ -124,6 +124,25 @@ enum {
     CIEDE_RES_UNITS_LO, CIEDE_RES_UNITS_HI, CIEDE_RES_HARD, CIEDE_RES_OPEN, CIEDE_RES_MIN,
     CIEDE_RES_WORDS
 };
+/** The exponent of a positive finite float's bits. */
+EV_FN int ciede_exponent(uint32_t bits)
+{
+    return (int)(bits >> 23) - 127;
+}
+
+/**
+ * A positive value below CIEDE_MAX_VALUE, given by its bits, as a count of
+ * 2^-CIEDE_SUM_UNIT_BITS units; 0 when its exponent is below
+ * CIEDE_SUM_MIN_EXP (not a whole count; such a value sends the frame to
+ * the host's raster sum through the smallest value).
+ */
+EV_FN uint64_t ciede_sum_units(uint32_t bits)
+{
+    const int e = ciede_exponent(bits);
+    if (e < CIEDE_SUM_MIN_EXP) return 0;
+    return (uint64_t)((bits & 0x7fffffu) | 0x800000u) << (e - CIEDE_SUM_MIN_EXP);
+}
+
 /* Hard pixels listed per frame (their index); more are found by their NaN
  * in the values. */
 #define CIEDE_HARD_MAX 4096u

@@ -128,28 +128,20 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     return err;
 }
 
-/* Exponent of a positive finite float's bits. */
-static int exponent_of(uint32_t bits)
-{
-    return (int)(bits >> 23) - 127;
-}
-
-/* Add a hard pixel's CPU value to the total and the smallest value; false
- * when the value is too small for the units (the frame then takes the
- * host's raster sum). */
+/* Add a listed (hard or open) pixel's CPU value to the total and the
+ * smallest value, as the kernel adds a certified one; false when the value
+ * is not a whole count of units (the frame then takes the host's raster sum). */
 static bool add_value(float x, uint64_t *units, uint32_t *min_bits)
 {
     if (x == 0.0f) return true;
     /* ΔE00 < 2^9 (the bound the 64-bit total rests on); anything else is
      * left to the host's raster sum. */
     if (!(x > 0.0f && x < CIEDE_MAX_VALUE)) return false;
-    uint32_t b;
-    memcpy(&b, &x, sizeof(b));
+    const uint32_t b = ev_f32_bits(x);
     if (b < *min_bits) *min_bits = b;
-    const int e = exponent_of(b);
-    if (e < CIEDE_SUM_MIN_EXP) return false;
-    *units += (uint64_t)((b & 0x7fffffu) | 0x800000u) << (e - CIEDE_SUM_MIN_EXP);
-    return true;
+    const uint64_t u = ciede_sum_units(b);
+    *units += u;
+    return u != 0;
 }
 
 /* The reference's raster-order sum of the frame's values, read back. */
@@ -228,7 +220,7 @@ static int frame_sum(VmafFex *fex, const VmafGpuFrame *fr, CiedeLane *q, double 
         return 0;
     }
     /* A value below the unit is not in the total (which may then be 0). */
-    const int e_min = exponent_of(min_bits);
+    const int e_min = ciede_exponent(min_bits);
     if (e_min < CIEDE_SUM_MIN_EXP || !units) return host_sum(fex, g, fr, q, sum);
     /* Every partial sum is exact when the total's ulp, 2^(top - 30 - 52),
      * is no finer than the smallest value's last bit, 2^(e_min - 23). */

@@ -87,12 +87,7 @@ EV_DEVICE_FN void ciede_list_open(EV_GPTR(uint32_t) res, EV_GPTR(uint32_t) open,
                 } else if (x != 0.0f) {                                                    \
                     const uint32_t b = ev_f32_bits(x);                                  \
                     ev_atomic_min_local_u32(&group_min, b);                                \
-                    /* x * 2^30 is whole when x's exponent is >= -7; smaller     \
-                     * values only lower the minimum, which sends the frame to   \
-                     * the host's sum. */                                        \
-                    if ((int)(b >> 23) - 127 >= CIEDE_SUM_MIN_EXP)                         \
-                        units = (uint64_t)((b & 0x7fffffu) | 0x800000u)                    \
-                                << ((int)(b >> 23) - 127 - CIEDE_SUM_MIN_EXP);             \
+                    units = ciede_sum_units(b);                                            \
                 }                                                                          \
             }                                                                              \
             EV_AT(float, de)[o] = x;                                                       \
