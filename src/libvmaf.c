@@ -24,6 +24,7 @@
 #include "export.h"
 #include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
+#include "gpu/dev_picture.h"
 #if EXACTVMAF_HAVE_OPENCL
 #include "gpu/opencl/opencl_device.h"
 #endif
@@ -83,6 +84,7 @@ struct VmafContext {
     struct timespec t_start, t_end;
 
     VmafPicturePool *pool;
+    EvcPicturePool *dev_pool;   /* pictures in device memory (METHOD_DEVICE) */
 
     enum ExactvmafBackend backend;
     bool backend_chosen;    /* set by the caller rather than the default */
@@ -561,6 +563,40 @@ static bool skip_by_subsample(const VmafContext *vmaf, const Registration *r,
 }
 
 /* Does frame `index` have work for the GPU pipeline? */
+/* Whether any extractor runs on the CPU (reads the pictures' samples there). */
+static bool cpu_work(const VmafContext *vmaf)
+{
+    for (unsigned i = 0; i < vmaf->n_reg; i++)
+        if (!vmaf->reg[i].gpu) return true;
+    return false;
+}
+
+/* A device picture (gpu/dev_picture.h) handed in: the GPU waits for its writes. */
+static int handed_over(VmafPicture *pic)
+{
+    VmafDevPicture *dp = vmaf_picture_device(pic);
+    return dp && dp->ops->handed_over ? dp->ops->handed_over(dp) : 0;
+}
+
+/*
+ * Where an extractor runs on the CPU, a device picture is replaced by its
+ * host copy (downloaded here, once); the pipeline holds its own reference
+ * to the device picture.
+ */
+static int to_host(VmafPicture *pic)
+{
+    if (!vmaf_picture_device(pic)) return 0;
+    VmafPicture host;
+    const int err = vmaf_picture_host(pic, &host);
+    if (err) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "a device picture cannot be read back (%d)", err);
+        return err;
+    }
+    vmaf_picture_unref(pic);
+    *pic = host;
+    return 0;
+}
+
 static bool gpu_work(const VmafContext *vmaf, unsigned index)
 {
     for (unsigned i = 0; vmaf->gpu && i < vmaf->n_reg; i++)
@@ -993,9 +1029,16 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref,
 
     /* The pipeline takes references of its own; an error here is its
      * sticky one (this frame or an earlier one failed on the GPU). */
-    if (gpu_work(vmaf, index))
+    const bool dev = vmaf_picture_device(&job.ref) || vmaf_picture_device(&job.dist);
+    if (dev) err = handed_over(&job.ref);
+    if (!err && dev) err = handed_over(&job.dist);
+    if (!err && gpu_work(vmaf, index))
         err = vmaf_gpu_submit(vmaf->gpu, &job.ref, &job.dist, index,
                               !subsampled_out(vmaf, index));
+    if (!err && dev && cpu_work(vmaf)) {
+        err = to_host(&job.ref);
+        if (!err) err = to_host(&job.dist);
+    }
     if (err) {
         vmaf_picture_unref(&job.ref);
         vmaf_picture_unref(&job.dist);
@@ -1064,6 +1107,23 @@ VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfigur
     return err;
 }
 
+int vmaf_ctx_preallocate_device(VmafContext *vmaf, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                                unsigned w, unsigned h)
+{
+    if (vmaf->pool || vmaf->dev_pool) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "pictures were preallocated already");
+        return -EINVAL;
+    }
+    /* In the imported state's context (the caller's, say FFmpeg's), else device 0's. */
+    return evc_picture_pool_create(&vmaf->dev_pool, vmaf->cuda, pix_fmt, bpc, w, h);
+}
+
+int vmaf_ctx_fetch_preallocated(VmafContext *vmaf, VmafPicture *pic)
+{
+    if (vmaf->dev_pool) return evc_picture_pool_fetch(vmaf->dev_pool, pic);
+    return vmaf_fetch_preallocated_picture(vmaf, pic);
+}
+
 VMAF_EXPORT int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
 {
     vmaf_ctx_bind_log(vmaf);
@@ -1087,6 +1147,7 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     vmaf_dict_free(&vmaf->backends);
     vmaf_fc_destroy(vmaf->fc);
     vmaf_picture_pool_close(vmaf->pool);
+    evc_picture_pool_close(vmaf->dev_pool);
     if (vmaf->sync_ok) {
         pthread_cond_destroy(&vmaf->cond_idle);
         pthread_cond_destroy(&vmaf->cond_space);

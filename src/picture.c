@@ -7,6 +7,7 @@
 #include <sys/mman.h>
 
 #include "export.h"
+#include "gpu/dev_picture.h"
 #include "log.h"
 #include "picture_internal.h"
 #include "exactvmaf/exactvmaf.h"
@@ -41,6 +42,11 @@ struct VmafRef {
     atomic_int cnt;
     void *buf;
     VmafPicturePool *pool;      /* NULL: buf is freed with the last reference */
+    /* A device picture (gpu/dev_picture.h): buf is NULL, the planes are
+     * dev's; `host` is its host copy once vmaf_picture_host() made one. */
+    VmafDevPicture *dev;
+    pthread_mutex_t host_lock;
+    VmafPicture host;
 };
 
 /*
@@ -109,7 +115,7 @@ static size_t layout(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bp
 
 static int attach(VmafPicture *pic, void *buf, const size_t offset[3], VmafPicturePool *pool)
 {
-    VmafRef *ref = malloc(sizeof(*ref));
+    VmafRef *ref = calloc(1, sizeof(*ref));
     if (!ref) return -ENOMEM;
     atomic_init(&ref->cnt, 1);
     ref->buf = buf;
@@ -272,6 +278,55 @@ VMAF_EXPORT int exactvmaf_picture_ref(VmafPicture *dst, const VmafPicture *src)
     return vmaf_picture_ref(dst, src);
 }
 
+int vmaf_picture_wrap_device(VmafPicture *pic, VmafDevPicture *dp,
+                             enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h)
+{
+    size_t offset[3];
+    if (!pic || !dp || !layout(pic, pix_fmt, bpc, w, h, offset)) {
+        if (pic) memset(pic, 0, sizeof(*pic));
+        return -EINVAL;
+    }
+    VmafRef *ref = calloc(1, sizeof(*ref));
+    if (!ref) return -ENOMEM;
+    if (pthread_mutex_init(&ref->host_lock, NULL)) {
+        free(ref);
+        return -ENOMEM;
+    }
+    atomic_init(&ref->cnt, 1);
+    ref->dev = dp;
+    const unsigned planes = pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+    for (unsigned p = 0; p < planes; p++) {
+        pic->data[p] = (void *)(uintptr_t)dp->addr[p];
+        pic->stride[p] = (ptrdiff_t)dp->pitch[p];
+    }
+    pic->ref = ref;
+    return 0;
+}
+
+VmafDevPicture *vmaf_picture_device(const VmafPicture *pic)
+{
+    return pic && pic->ref ? pic->ref->dev : NULL;
+}
+
+int vmaf_picture_host(const VmafPicture *pic, VmafPicture *host)
+{
+    if (!pic || !pic->ref || !host) return -EINVAL;
+    VmafRef *ref = pic->ref;
+    if (!ref->dev) return vmaf_picture_ref(host, pic);
+    pthread_mutex_lock(&ref->host_lock);
+    int err = 0;
+    if (!ref->host.ref) {
+        VmafPicture h;
+        err = vmaf_picture_alloc(&h, pic->pix_fmt, pic->bpc, pic->w[0], pic->h[0]);
+        if (!err) err = ref->dev->ops->download(ref->dev, &h);
+        if (!err) ref->host = h;
+        else if (h.ref) vmaf_picture_unref(&h);
+    }
+    if (!err) err = vmaf_picture_ref(host, &ref->host);
+    pthread_mutex_unlock(&ref->host_lock);
+    return err;
+}
+
 VMAF_EXPORT int vmaf_picture_unref(VmafPicture *pic)
 {
     if (!pic) return -EINVAL;
@@ -279,7 +334,11 @@ VMAF_EXPORT int vmaf_picture_unref(VmafPicture *pic)
     VmafRef *ref = pic->ref;
     if (atomic_fetch_sub(&ref->cnt, 1) == 1) {
         VmafPicturePool *pool = ref->pool;
-        if (pool) {
+        if (ref->dev) {
+            if (ref->host.ref) vmaf_picture_unref(&ref->host);
+            pthread_mutex_destroy(&ref->host_lock);
+            ref->dev->ops->release(ref->dev);
+        } else if (pool) {
             int kept = 0;
             pthread_mutex_lock(&pool->lock);
             if (pool->n_free == pool->capacity) {

@@ -8,6 +8,25 @@
 /** Take another reference to src's buffer into dst. */
 int vmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);
 
+typedef struct VmafDevPicture VmafDevPicture;
+
+/**
+ * Make pic a device picture (gpu/dev_picture.h) of the given geometry whose
+ * one reference owns dp: data[] and stride[] become dp's addresses and
+ * pitches, and dp->ops->release runs when the last reference goes.
+ * On failure nothing is taken over. @return 0 or a negative errno.
+ */
+int vmaf_picture_wrap_device(VmafPicture *pic, VmafDevPicture *dp,
+                             enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h);
+/** The device side of pic; NULL for a host picture. */
+VmafDevPicture *vmaf_picture_device(const VmafPicture *pic);
+/**
+ * A reference to a host picture with pic's samples in *host: pic itself
+ * when it is a host picture; for a device picture its host copy, downloaded
+ * at the first call (from any thread) and shared by later ones.
+ */
+int vmaf_picture_host(const VmafPicture *pic, VmafPicture *host);
+
 typedef struct VmafPicturePool VmafPicturePool;
 
 /** A pool of picture buffers of one geometry (checked like vmaf_picture_alloc). */

@@ -130,6 +130,55 @@ int exactvmaf_set_output_precision(VmafContext *vmaf, int digits);
 int exactvmaf_picture_ref(VmafPicture *dst, const VmafPicture *src);
 
 /**
+ * A video frame in CUDA device memory, as a GPU decoder writes it (NVDEC
+ * through FFmpeg's hwaccel: NV12, P010, P016, YUV444P, YUV444P16), for
+ * exactvmaf_cuda_picture_wrap().
+ */
+typedef struct ExactvmafCudaFrame {
+    /** Chroma layout of the video (NV12, P010 and P016 are VMAF_PIX_FMT_YUV420P). */
+    enum VmafPixelFormat pix_fmt;
+    /** Bits per sample of the video, 8..16 (P010: 10); 1-byte words up to 8, 2-byte above. */
+    unsigned bpc;
+    /** Luma width and height. */
+    unsigned w, h;
+    /** 1: Cb and Cr interleaved in data[1] (NV12, P010, P016); 0: one plane each. */
+    int semi_planar;
+    /** Samples are stored value << shift (P010: 6; P016 of 12-bit video: 4); else 0. */
+    unsigned shift;
+    /** Device address (CUdeviceptr) of each plane; data[2] unused when semi-planar. */
+    unsigned long long data[3];
+    /** Bytes from a row to the next, per plane. */
+    size_t pitch[3];
+    /**
+     * The CUstream on which the writes of the frame were queued (NULL: the
+     * legacy default stream): the library's reads wait for them.
+     */
+    void *cu_stream;
+    /**
+     * Called once, from any thread, when the library no longer reads the
+     * frame (the caller may then reuse its memory); may be NULL.
+     */
+    void (*release)(void *opaque);
+    void *opaque;
+} ExactvmafCudaFrame;
+
+/**
+ * Make pic a picture of a caller's device frame, without copying it: hand
+ * it to vmaf_read_pictures() like any picture. Metrics with a CUDA twin
+ * read the frame on the GPU (semi-planar chroma is split and shifted
+ * samples are shifted down by a kernel, into the lane's own planes); a
+ * metric that runs on the CPU gets the samples downloaded, once per
+ * picture. Scores equal those of the same frame as a host picture, bit for
+ * bit. The frame must stay valid until `release` is called; the context and
+ * device are those of the allocation (any CUDA context of the process).
+ * On failure nothing is taken over and `release` is not called.
+ * @return 0, -EINVAL (a geometry the library refuses, an address that is not
+ * device memory), -ENOSYS (built without CUDA), -ENODEV, or another
+ * negative errno.
+ */
+int exactvmaf_cuda_picture_wrap(VmafPicture *pic, const ExactvmafCudaFrame *frame);
+
+/**
  * Which planes of the pictures the registered features read: bit p set for
  * plane p (1: luma only, 7: all three). Samples of the other planes may be
  * left unset. Call after the features are registered. @return 0 or

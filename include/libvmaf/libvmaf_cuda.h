@@ -63,8 +63,18 @@ typedef struct VmafCudaPictureConfiguration {
  * Configure the pictures that vmaf_cuda_fetch_preallocated_picture() hands
  * out. NONE, HOST and HOST_PINNED give host pictures from the context's
  * pool, page-locked while the GPU computes, so that they are copied to the
- * device straight from where the caller wrote them; DEVICE is not
- * supported yet and returns -ENOTSUP. @return 0 or a negative errno.
+ * device straight from where the caller wrote them. DEVICE gives pictures
+ * whose data[] are device addresses (CUdeviceptr) in the imported state's
+ * context (device 0's primary context when none was imported), rows
+ * stride[] bytes apart, zeroed when first made: the caller fills them on
+ * the GPU (FFmpeg's libvmaf_cuda copies each frame's luma device to
+ * device) and they enter the frame pipeline with no copy through the host.
+ * Work the caller queued on the legacy default stream (or did
+ * synchronously) before vmaf_read_pictures() is complete before the
+ * library reads them. Extractors without a CUDA twin get the samples
+ * downloaded, once per picture. Without CUDA in the build or a device,
+ * DEVICE fails with the reason logged.
+ * @return 0 or a negative errno.
  */
 int vmaf_cuda_preallocate_pictures(VmafContext *vmaf,
                                    VmafCudaPictureConfiguration cfg);

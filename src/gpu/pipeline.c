@@ -19,6 +19,7 @@
 
 #include "feature/extractor.h"
 #include "fex_internal.h"
+#include "gpu/dev_picture.h"
 #include "log.h"
 #include "opt.h"
 #include "picture_internal.h"
@@ -84,6 +85,7 @@ struct VmafGpuLane {
     VmafGpuEvent *twin_ev[MAX_TWINS];   /* after a temporal twin's work */
     VmafGpuEvent *prof[PROF_TWIN0 + MAX_TWINS];
     VmafGpuKernel *k_float;             /* common: samples to floats */
+    VmafGpuKernel *k_unpack;            /* common: a device picture's component to a plane */
     VmafGpuPtr plane[2][3];
     VmafGpuPtr prime[VMAF_GPU_MAX_HISTORY][2][3];
     FloatSlot fl[2 * MAX_FLOATS];
@@ -117,6 +119,7 @@ struct VmafGpuLane {
     VmafGpuFrame fr;
     VmafPicture pic[2];
     VmafPicture prime_pic[VMAF_GPU_MAX_HISTORY][2];
+    VmafPicture host_pic[2];        /* pic's host copies, when a twin asked */
 };
 
 struct VmafGpu {
@@ -898,6 +901,9 @@ static int lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev,
     if (!err && gpu->n_fl)
         err = o->kernel(l->st, &common_program,
                         gpu->bpc > 8 ? "evc_to_float_u16" : "evc_to_float_u8", &l->k_float);
+    if (!err && o->copy_2d_in)
+        err = o->kernel(l->st, &common_program,
+                        gpu->bpc > 8 ? "evc_unpack_u16" : "evc_unpack_u8", &l->k_unpack);
 
     const size_t bytes = sample_bytes(gpu);
     const unsigned n_prime = gpu->n_dev > 1 ? gpu->history : 0;
@@ -1209,28 +1215,103 @@ static int wait_readers(VmafGpu *gpu, VmafGpuLane *l, unsigned t)
 
 /* ---- Submission ---- */
 
+/*
+ * Component p of device picture dp to the packed plane dst, on the GPU: a
+ * copy where the samples are planar and unshifted, else the unpack kernel
+ * (gpu/common_kernels.h), which picks every step-th sample and shifts it
+ * down. Semi-planar chroma is plane 1 of dp, Cr one sample after Cb.
+ */
+static int device_plane(VmafGpu *gpu, VmafGpuLane *l, const VmafDevPicture *dp, unsigned p,
+                        VmafGpuPtr dst)
+{
+    unsigned w, h;
+    plane_dims(gpu, p, &w, &h);
+    const bool semi = dp->layout == VMAF_DEV_SEMIPLANAR && p > 0;
+    const unsigned q = semi ? 1 : p;
+    const uint64_t src = dp->addr[q] + (semi && p == 2 ? dp->bytes : 0);
+    const size_t bytes = sample_bytes(gpu);
+    gpu->prof_bytes += (double)w * h * bytes;
+    if (!semi && !dp->shift)
+        return l->ops->copy_2d_in(l->stream, dst, src, dp->pitch[q], (size_t)w * bytes, h);
+    VmafGpuPtr s = { src, 0 };
+    int spitch = (int)dp->pitch[q], step = semi ? 2 : 1, iw = (int)w, ih = (int)h;
+    int shift = (int)dp->shift;
+    VmafGpuArg args[] = { VMAF_GPU_ARG(s), VMAF_GPU_ARG(spitch), VMAF_GPU_ARG(step),
+                          VMAF_GPU_ARG(iw), VMAF_GPU_ARG(ih), VMAF_GPU_ARG(shift),
+                          VMAF_GPU_ARG(dst) };
+    return vmaf_gpu_launch(l, l->k_unpack, w, h, 1, 32, 8, args);
+}
+
+/* Whether the lane's device reads dp's memory itself (else its host copy is uploaded). */
+static bool reads_device_picture(const VmafGpuLane *l, const VmafDevPicture *dp)
+{
+    return dp && l->ops->copy_2d_in && l->k_unpack &&
+           l->ops->device_ordinal(l->st) == dp->device;
+}
+
 static int upload_planes(VmafGpu *gpu, VmafGpuLane *l, const VmafPicture *const pic[2],
                          VmafGpuPtr dst[2][3])
 {
     const size_t bytes = sample_bytes(gpu);
-    for (unsigned p = 0; p < plane_count(gpu->pix_fmt); p++) {
-        for (unsigned k = 0; k < 2; k++) {
+    for (unsigned k = 0; k < 2; k++) {
+        const VmafPicture *src = pic[k];
+        VmafPicture host = { 0 };
+        const VmafDevPicture *dp = vmaf_picture_device(src);
+        int err = 0;
+        if (dp && !reads_device_picture(l, dp)) {
+            /* Another device's or another API's memory: through the host
+             * (downloaded once per picture, kept with it). */
+            err = vmaf_picture_host(src, &host);
+            src = &host;
+            dp = NULL;
+        } else if (dp && dp->ready) {
+            err = l->ops->wait_native(l->stream, dp->ready);
+        }
+        for (unsigned p = 0; p < plane_count(gpu->pix_fmt) && !err; p++) {
             if (!(gpu->planes[k] & (1u << p))) continue;
+            if (dp) {
+                err = device_plane(gpu, l, dp, p, dst[k][p]);
+                continue;
+            }
             unsigned w, h;
             plane_dims(gpu, p, &w, &h);
-            const int err = l->ops->upload_2d(l->stream, dst[k][p], pic[k]->data[p],
-                                              (size_t)pic[k]->stride[p], (size_t)w * bytes, h);
-            if (err) return err;
+            err = l->ops->upload_2d(l->stream, dst[k][p], src->data[p],
+                                    (size_t)src->stride[p], (size_t)w * bytes, h);
             gpu->prof_bytes += (double)w * h * bytes;
         }
+        /* A host copy lives with its device picture, which the lane holds. */
+        if (host.ref) vmaf_picture_unref(&host);
+        if (err) return err;
+    }
+    return 0;
+}
+
+int vmaf_gpu_host_pictures(const VmafGpuFrame *fr, const VmafPicture *pic[2])
+{
+    VmafGpuLane *l = fr->lane;
+    for (unsigned k = 0; k < 2; k++) {
+        pic[k] = fr->pic[k];
+        if (!vmaf_picture_device(fr->pic[k])) continue;
+        /* A frame's twins run one after another: no two threads at once. */
+        if (!l->host_pic[k].ref) {
+            const int err = vmaf_picture_host(fr->pic[k], &l->host_pic[k]);
+            if (err) {
+                vmaf_log(VMAF_LOG_LEVEL_ERROR, "frame %u: the device picture cannot be "
+                         "read back (%d)", fr->index, err);
+                return err;
+            }
+        }
+        pic[k] = &l->host_pic[k];
     }
     return 0;
 }
 
 static void release_pictures(VmafGpuLane *l)
 {
-    for (unsigned k = 0; k < 2; k++)
+    for (unsigned k = 0; k < 2; k++) {
         if (l->pic[k].ref) vmaf_picture_unref(&l->pic[k]);
+        if (l->host_pic[k].ref) vmaf_picture_unref(&l->host_pic[k]);
+    }
     for (unsigned b = 0; b < VMAF_GPU_MAX_HISTORY; b++)
         for (unsigned k = 0; k < 2; k++)
             if (l->prime_pic[b][k].ref) vmaf_picture_unref(&l->prime_pic[b][k]);

@@ -75,7 +75,11 @@ typedef struct VmafGpuFrame {
     unsigned index;             /**< the caller's frame index */
     unsigned seq;               /**< submission number: 0, 1, 2, ... */
     VmafGpuLane *lane;
-    /** The host pictures (ref, dist), held until the frame is concluded. */
+    /**
+     * The pictures (ref, dist), held until the frame is concluded; device
+     * pictures where the caller gave those: read samples on the host only
+     * through vmaf_gpu_host_pictures().
+     */
     const VmafPicture *pic[2];
     /**
      * Bit b-1 set: the pictures of the frame b submissions back were
@@ -212,6 +216,14 @@ int vmaf_gpu_download(VmafGpuLane *l, void *dst, VmafGpuPtr src, size_t bytes);
  * frames do not pay for the copy.
  */
 int vmaf_gpu_read(const VmafGpuFrame *fr, void *dst, VmafGpuPtr src, size_t bytes);
+
+/**
+ * fr's pictures with their samples in host memory, for a twin's host work
+ * that reads samples (a fallback to the CPU's function): fr->pic itself for
+ * host pictures; for device pictures (gpu/dev_picture.h) their host copies,
+ * downloaded at the first call and held with the frame. 0 or a negative errno.
+ */
+int vmaf_gpu_host_pictures(const VmafGpuFrame *fr, const VmafPicture *pic[2]);
 
 /** Row pitch, in floats, of the float planes (128-byte rows). */
 size_t vmaf_gpu_pitch_floats(unsigned w);

@@ -151,13 +151,15 @@ static int host_sum(VmafFex *fex, const CiedeGpu *g, const VmafGpuFrame *fr, con
     const size_t n = (size_t)g->w * g->h;
     float *v = malloc(n * sizeof(float));
     if (!v) return -ENOMEM;
-    const int err = vmaf_gpu_read(fr, v, q->de, n * sizeof(float));
+    const VmafPicture *hp[2];
+    int err = vmaf_gpu_host_pictures(fr, hp);
+    if (!err) err = vmaf_gpu_read(fr, v, q->de, n * sizeof(float));
     double s = 0.;
     for (unsigned i = 0; !err && i < g->h; i++) {
         for (unsigned j = 0; j < g->w; j++) {
             float x = v[(size_t)i * g->w + j];
             /* Hard and open pixels: the CPU's whole computation. */
-            if (isnan(x)) x = ciede_pixel(fex, fr->pic[0], fr->pic[1], i, j);
+            if (isnan(x)) x = ciede_pixel(fex, hp[0], hp[1], i, j);
             s = DADD(s, x);
         }
     }
@@ -205,12 +207,14 @@ static int frame_sum(VmafFex *fex, const VmafGpuFrame *fr, CiedeLane *q, double 
         if (err) return err;
     }
     if (n_hard) {
-        const int err = vmaf_gpu_read(fr, q->h_hard, q->hard, n_hard * sizeof(uint32_t));
+        const VmafPicture *hp[2];
+        int err = vmaf_gpu_host_pictures(fr, hp);
+        if (!err) err = vmaf_gpu_read(fr, q->h_hard, q->hard, n_hard * sizeof(uint32_t));
         if (err) return err;
         for (uint32_t k = 0; k < n_hard; k++) {
             const uint32_t o = q->h_hard[k];
             if (o >= g->w * g->h) return -EIO;
-            const float x = ciede_pixel(fex, fr->pic[0], fr->pic[1], o / g->w, o % g->w);
+            const float x = ciede_pixel(fex, hp[0], hp[1], o / g->w, o % g->w);
             whole &= add_value(x, &units, &min_bits);
         }
     }

@@ -76,7 +76,10 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     const MomentLane *q = lp;
     const uint64_t s1[2] = { q->h_total[0], q->h_total[1] };
     const uint64_t s2[2] = { q->h_total[2], q->h_total[3] };
-    return float_moment_conclude(fex, fr->pic[0], fr->pic[1], s1, s2, fr->index);
+    /* The conclusion reads samples when a sum is too large to be exact. */
+    const VmafPicture *hp[2];
+    const int err = vmaf_gpu_host_pictures(fr, hp);
+    return err ? err : float_moment_conclude(fex, hp[0], hp[1], s1, s2, fr->index);
 }
 
 const VmafFexTwin vmaf_fex_float_moment_gpu = {

@@ -239,7 +239,11 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     MotionGpu *g = fex->twin_priv;
     const MotionLane *q = lp;
     /* The CPU path's constants, in frame order. */
-    if (g->force_zero) return fex->desc->extract(fex, fr->pic[0], fr->pic[1], fr->index);
+    if (g->force_zero) {
+        const VmafPicture *hp[2];
+        const int err = vmaf_gpu_host_pictures(fr, hp);
+        return err ? err : fex->desc->extract(fex, hp[0], hp[1], fr->index);
+    }
     float m[3] = { 0.0f, 0.0f, 0.0f };
     for (unsigned p = 0; fr->index && p < g->n_planes; p++) {
         const float *rows = q->h_rows + (size_t)p * g->rows_per_plane;

@@ -82,8 +82,11 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     const FloatPsnrGpu *g = fex->twin_priv;
     const FloatPsnrLane *q = lp;
     const uint64_t units = *q->h_total;
-    if (units >= FPSNR_EXACT_UNITS)
-        return fex->desc->extract(fex, fr->pic[0], fr->pic[1], fr->index);
+    if (units >= FPSNR_EXACT_UNITS) {
+        const VmafPicture *hp[2];
+        const int err = vmaf_gpu_host_pictures(fr, hp);
+        return err ? err : fex->desc->extract(fex, hp[0], hp[1], fr->index);
+    }
     const double noise = DMUL((double)units, fpsnr_unit(g->bpc));
     const double score = float_psnr_conclude(noise, g->w, g->h, g->peak, g->psnr_max);
     return vmaf_fex_emit(fex, "float_psnr", score, fr->index);

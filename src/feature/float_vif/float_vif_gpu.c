@@ -205,12 +205,15 @@ static int scale0(VifGpu *g, const VmafGpuFrame *fr, VifLane *q, VmafGpuPtr img[
         return err;
     }
     const size_t plane = (size_t)g->pitch[0] * g->sh[0];
-    vmaf_picture_to_float(fr->pic[0], 0, -128.0f, g->in_ref, g->in_stride);
-    vmaf_picture_to_float(fr->pic[1], 0, -128.0f, g->in_dis, g->in_stride);
+    const VmafPicture *hp[2];
+    int err = vmaf_gpu_host_pictures(fr, hp);
+    if (err) return err;
+    vmaf_picture_to_float(hp[0], 0, -128.0f, g->in_ref, g->in_stride);
+    vmaf_picture_to_float(hp[1], 0, -128.0f, g->in_dis, g->in_stride);
     vif_prescale_apply(&g->prescale, g->in_ref, g->in_stride, q->pre, (size_t)g->pitch[0]);
     vif_prescale_apply(&g->prescale, g->in_dis, g->in_stride, q->pre + plane,
                        (size_t)g->pitch[0]);
-    int err = vmaf_gpu_upload(fr->lane, q->img[0][0], q->pre, plane * sizeof(float));
+    err = vmaf_gpu_upload(fr->lane, q->img[0][0], q->pre, plane * sizeof(float));
     if (!err) err = vmaf_gpu_upload(fr->lane, q->img[0][1], q->pre + plane, plane * sizeof(float));
     img[0] = q->img[0][0];
     img[1] = q->img[0][1];

@@ -162,7 +162,11 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     ImotionGpu *g = fex->twin_priv;
     const ImotionLane *q = lp;
     /* The CPU path's constants, in frame order. */
-    if (g->force_zero) return fex->desc->extract(fex, fr->pic[0], fr->pic[1], fr->index);
+    if (g->force_zero) {
+        const VmafPicture *hp[2];
+        const int err = vmaf_gpu_host_pictures(fr, hp);
+        return err ? err : fex->desc->extract(fex, hp[0], hp[1], fr->index);
+    }
     double score = 0.0;
     if (has_sad(g, fr->index)) {
         uint64_t total = 0;

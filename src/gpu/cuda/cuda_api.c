@@ -9,6 +9,7 @@
 #include "export.h"
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_cuda.h"
+#include "exactvmaf/exactvmaf.h"
 #include "context.h"
 #include "log.h"
 #include "cuda_backend.h"
@@ -32,6 +33,7 @@ VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfigura
 #else
 
 #include <stdio.h>
+#include <string.h>
 
 
 #define NO_CUDA "this exactvmaf was built without CUDA kernels (nvcc was not found, " \
@@ -96,6 +98,35 @@ const char *evc_state_device_name(const VmafCudaState *st)
     return "no CUDA device";
 }
 
+int evc_picture_pool_create(EvcPicturePool **pool, VmafCudaState *st,
+                            enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h)
+{
+    (void)st, (void)pix_fmt, (void)bpc, (void)w, (void)h;
+    *pool = NULL;
+    vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda: pictures in device memory need CUDA: %s", NO_CUDA);
+    return -ENOSYS;
+}
+
+int evc_picture_pool_fetch(EvcPicturePool *pool, VmafPicture *pic)
+{
+    (void)pool, (void)pic;
+    return -ENOSYS;
+}
+
+void evc_picture_pool_close(EvcPicturePool *pool)
+{
+    (void)pool;
+}
+
+VMAF_EXPORT int exactvmaf_cuda_picture_wrap(VmafPicture *pic, const ExactvmafCudaFrame *frame)
+{
+    vmaf_log_bind(0);
+    (void)frame;
+    if (pic) memset(pic, 0, sizeof(*pic));
+    vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda frame: %s", NO_CUDA);
+    return -ENOSYS;
+}
+
 VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfiguration cfg)
 {
     vmaf_log_bind(0);
@@ -126,11 +157,8 @@ VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf,
     case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED:
         break;
     case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE:
-        vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                 "cuda: pictures in device memory are not supported yet; use "
-                 "VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED (host pictures from "
-                 "the pool are page-locked and copied to the device straight from there)");
-        return -ENOTSUP;
+        return vmaf_ctx_preallocate_device(vmaf, cfg.pic_params.pix_fmt, cfg.pic_params.bpc,
+                                           cfg.pic_params.w, cfg.pic_params.h);
     default:
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda: unknown picture preallocation method %d",
                  (int)cfg.pic_prealloc_method);
@@ -150,5 +178,5 @@ VMAF_EXPORT int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPict
 {
     vmaf_ctx_bind_log(vmaf);
     if (!vmaf || !pic) return -EINVAL;
-    return vmaf_fetch_preallocated_picture(vmaf, pic);
+    return vmaf_ctx_fetch_preallocated(vmaf, pic);
 }

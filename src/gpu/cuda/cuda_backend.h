@@ -8,6 +8,8 @@
 
 #include <stddef.h>
 
+#include "libvmaf/picture.h"
+
 typedef struct VmafCudaState VmafCudaState;
 typedef struct VmafContext VmafContext;
 typedef struct VmafGpuDev VmafGpuDev;
@@ -34,7 +36,25 @@ int evc_device_open(VmafGpuDev **dev, int gpu_index, char *why, size_t why_len);
 /** A state as a device of the GPU layer; takes the state over (closed on failure too). */
 int evc_device_wrap(VmafGpuDev **dev, VmafCudaState *st);
 
+/**
+ * Pictures in device memory (VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE;
+ * cuda_picture.c): a pool of one geometry in st's context (NULL: device 0's
+ * primary context). Pictures fetched from it are device pictures
+ * (gpu/dev_picture.h); the pool is freed once closed and every picture is
+ * back. Without CUDA kernels in the build, creating one fails with -ENOSYS.
+ */
+typedef struct EvcPicturePool EvcPicturePool;
+int evc_picture_pool_create(EvcPicturePool **pool, VmafCudaState *st,
+                            enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h);
+int evc_picture_pool_fetch(EvcPicturePool *pool, VmafPicture *pic);
+void evc_picture_pool_close(EvcPicturePool *pool);
+
 /** Context side of vmaf_cuda_import_state() (libvmaf.c). */
 int vmaf_ctx_import_cuda(VmafContext *vmaf, VmafCudaState *state);
+/** Context side of vmaf_cuda_preallocate_pictures() with METHOD_DEVICE (libvmaf.c). */
+int vmaf_ctx_preallocate_device(VmafContext *vmaf, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                                unsigned w, unsigned h);
+/** A picture of the context's device pool, else of its host pool. */
+int vmaf_ctx_fetch_preallocated(VmafContext *vmaf, VmafPicture *pic);
 
 #endif

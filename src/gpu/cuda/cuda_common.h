@@ -61,6 +61,12 @@ const char *evc_state_device_name(const VmafCudaState *st);
 /** How many CUDA devices there are; on failure `why` says why. */
 int evc_device_count(int *count, char *why, size_t why_len);
 
+/** The state's device (CUdevice) and context. */
+int evc_state_device(const VmafCudaState *st);
+CUcontext evc_state_context(const VmafCudaState *st);
+/** Whether the state's context is its device's primary context (retained by the state). */
+bool evc_state_primary(const VmafCudaState *st);
+
 /** Make the state's context current on this thread / restore the previous one. */
 int evc_push(VmafCudaState *st);
 int evc_pop(VmafCudaState *st);

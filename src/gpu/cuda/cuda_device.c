@@ -240,6 +240,34 @@ static int download(VmafGpuQueue *q, void *dst, VmafGpuPtr src, size_t bytes)
                                                      stream_of(q)));
 }
 
+static int device_ordinal(const VmafGpuDev *d)
+{
+    return evc_state_device(st_of(d));
+}
+
+static int copy_2d_in(VmafGpuQueue *q, VmafGpuPtr dst, uint64_t src, size_t spitch, size_t w,
+                      size_t h)
+{
+    if (spitch == w)
+        return EVC_CHECK(evc_driver()->cuMemcpyDtoDAsync(dst.mem + dst.off, src, w * h,
+                                                         stream_of(q)));
+    EvcMemcpy2D c = { 0 };
+    c.srcMemoryType = EVC_CU_MEMORYTYPE_DEVICE;
+    c.srcDevice = src;
+    c.srcPitch = spitch;
+    c.dstMemoryType = EVC_CU_MEMORYTYPE_DEVICE;
+    c.dstDevice = dst.mem + dst.off;
+    c.dstPitch = w;
+    c.WidthInBytes = w;
+    c.Height = h;
+    return EVC_CHECK(evc_driver()->cuMemcpy2DAsync(&c, stream_of(q)));
+}
+
+static int wait_native(VmafGpuQueue *q, void *ev)
+{
+    return EVC_CHECK(evc_driver()->cuStreamWaitEvent(stream_of(q), (CUevent)ev, 0));
+}
+
 static int host_register(VmafGpuDev *d, void *p, size_t bytes)
 {
     return evc_host_register(st_of(d), p, bytes);
@@ -319,6 +347,9 @@ static const VmafGpuOps cuda_ops = {
     .download = download,
     .host_register = host_register,
     .host_unregister = host_unregister,
+    .device_ordinal = device_ordinal,
+    .copy_2d_in = copy_2d_in,
+    .wait_native = wait_native,
     .graph_ok = graph_ok,
     .graph_begin = graph_begin,
     .graph_end = graph_end,

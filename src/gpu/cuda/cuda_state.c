@@ -108,6 +108,8 @@ static void load_driver(void)
         { (void **)&d.cuGraphLaunch, "cuGraphLaunch", NULL, true },
         { (void **)&d.cuGraphDestroy, "cuGraphDestroy", NULL, true },
         { (void **)&d.cuGraphExecDestroy, "cuGraphExecDestroy", NULL, true },
+        { (void **)&d.cuPointerGetAttribute, "cuPointerGetAttribute", NULL, false },
+        { (void **)&d.cuCtxSetCurrent, "cuCtxSetCurrent", NULL, false },
         { (void **)&d.cuGetErrorName, "cuGetErrorName", NULL, false },
         { (void **)&d.cuGetErrorString, "cuGetErrorString", NULL, false },
     };
@@ -266,6 +268,21 @@ int evc_state_take(VmafCudaState **dst, VmafCudaState *src)
     memset(src, 0, sizeof(*src));
     *dst = st;
     return 0;
+}
+
+int evc_state_device(const VmafCudaState *st)
+{
+    return (int)st->dev;
+}
+
+bool evc_state_primary(const VmafCudaState *st)
+{
+    return st->primary;
+}
+
+CUcontext evc_state_context(const VmafCudaState *st)
+{
+    return st->ctx;
 }
 
 const char *evc_state_device_name(const VmafCudaState *st)
