@@ -141,10 +141,17 @@ static unsigned wrapped, released;
 #if EXACTVMAF_HAVE_CUDA
 #define CU(call) (evc_check((call), #call, __FILE__, __LINE__))
 
+static CUcontext test_ctx;
+
+/* Called on one of the library's threads: this thread's context is not known. */
 static void free_frame(void *opaque)
 {
     CUdeviceptr p = (CUdeviceptr)(uintptr_t)opaque;
-    evc_driver()->cuMemFree(p);
+    CUcontext prev;
+    if (!evc_driver()->cuCtxPushCurrent(test_ctx)) {
+        CU(evc_driver()->cuMemFree(p));
+        evc_driver()->cuCtxPopCurrent(&prev);
+    }
     __atomic_fetch_add(&released, 1, __ATOMIC_SEQ_CST);
 }
 
@@ -161,12 +168,11 @@ static int to_device_in(VmafContext *vmaf, const VmafPicture *h, enum DevPics ho
 /* The copies and allocations run in device 0's primary context, as the library's. */
 static int to_device(VmafContext *vmaf, const VmafPicture *h, enum DevPics how, VmafPicture *d)
 {
-    static CUcontext ctx;
     const EvcDriver *drv = evc_driver();
     CUdevice dev;
-    int err = ctx ? 0 : CU(drv->cuDeviceGet(&dev, 0));
-    if (!err && !ctx) err = CU(drv->cuDevicePrimaryCtxRetain(&ctx, dev));
-    if (!err) err = CU(drv->cuCtxPushCurrent(ctx));
+    int err = test_ctx ? 0 : CU(drv->cuDeviceGet(&dev, 0));
+    if (!err && !test_ctx) err = CU(drv->cuDevicePrimaryCtxRetain(&test_ctx, dev));
+    if (!err) err = CU(drv->cuCtxPushCurrent(test_ctx));
     if (err) return err;
     err = to_device_in(vmaf, h, how, d);
     CUcontext prev;
