@@ -66,6 +66,11 @@ typedef struct AvInput {
     enum AVPixelFormat pix_fmt; /* of the pictures */
     AVRational time_base;
     AvHwdec hw;                 /* NVDEC; hw.device NULL: the CPU decodes */
+    /* NVDEC's decoder and device once the CPU took over, freed at close:
+     * freeing CUDA memory synchronizes the device, which would break the
+     * library's CUDA graph captures under way on its own threads. */
+    AVCodecContext *retired_dec;
+    AvHwdec retired_hw;
     uint64_t decoded;           /* frames out of the decoder so far */
     /* EXACTVMAF_NVDEC_FAIL_AT=N: NVDEC "fails" at frame N, for testing the
      * takeover by the CPU (and --hwdec cuda's error) on any stream; -1: no. */
@@ -148,6 +153,8 @@ static void av_close(VideoInput *vi)
     avcodec_free_context(&a->dec);
     avformat_close_input(&a->fmt);
     av_hwdec_close(&a->hw);
+    avcodec_free_context(&a->retired_dec);
+    av_hwdec_close(&a->retired_hw);
     free(a);
     vi->priv = NULL;
 }
@@ -361,9 +368,11 @@ static int cpu_takes_over(VideoInput *vi, AvInput *a, const char *why)
         video_input_error(vi, "decoding on the CPU (%s)", why);
     av_frame_unref(a->frame);
     av_packet_unref(a->pkt);
-    avcodec_free_context(&a->dec);
+    a->retired_dec = a->dec;
+    a->retired_hw = a->hw;
+    a->dec = NULL;
+    memset(&a->hw, 0, sizeof(a->hw));
     avformat_close_input(&a->fmt);
-    av_hwdec_close(&a->hw);
     a->demux_done = a->dec_done = a->primed = false;
     a->decoded = 0;
     int err = open_demuxer(vi, a);
