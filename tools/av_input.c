@@ -15,6 +15,16 @@
  * A stream that cannot be read or decoded (damaged, truncated) is an error
  * naming the file and the frame; decoders are asked to report damage rather
  * than conceal it.
+ *
+ * With --hwdec, compressed video is decoded by NVDEC (libavcodec's CUDA
+ * hwaccel, av_hwdec.c) where it takes the stream: its frames stay on the GPU
+ * and reach the library as device pictures, unless they must be shifted,
+ * converted or scaled, for which they are brought to the host as the CPU
+ * decoder gives them. The first frame is decoded at open, so that a stream
+ * NVDEC refuses is known before anything is computed. Should NVDEC fail
+ * later (auto), the file is opened again with the CPU decoder, which decodes
+ * and drops the frames NVDEC gave and carries on: the codecs NVDEC is used
+ * for decode bit for bit the same on both.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -35,18 +45,36 @@
 #include <libavutil/opt.h>
 #include <libavutil/pixdesc.h>
 
+#include "av_hwdec.h"
+
 typedef struct AvInput {
+    VideoDecodeOptions o;       /* as opened (a takeover by the CPU opens the file again) */
     AVFormatContext *fmt;
     AVCodecContext *dec;
+    const AVCodec *codec;       /* FFmpeg's choice for the stream: the CPU decoder */
     int stream;
     AVPacket *pkt;
     AVFrame *frame, *out;
+    AVFrame *host, *tmp;        /* an NVDEC frame brought to the host, and its download */
     AVFilterGraph *graph;       /* scaling or conversion; NULL: frames as decoded */
     AVFilterContext *src, *sink;
     bool demux_done, dec_done, graph_done;
+    bool primed;                /* `frame` holds the first frame, decoded at open */
     int64_t expected;           /* frames the container says it holds; 0: unknown */
+    enum AVPixelFormat sw_fmt;  /* of the CPU decoder's frames */
+    unsigned sw_bpc;            /* its depth */
     enum AVPixelFormat pix_fmt; /* of the pictures */
     AVRational time_base;
+    AvHwdec hw;                 /* NVDEC; hw.device NULL: the CPU decodes */
+    /* NVDEC's decoder and device once the CPU took over, freed at close:
+     * freeing CUDA memory synchronizes the device, which would break the
+     * library's CUDA graph captures under way on its own threads. */
+    AVCodecContext *retired_dec;
+    AvHwdec retired_hw;
+    uint64_t decoded;           /* frames out of the decoder so far */
+    /* EXACTVMAF_NVDEC_FAIL_AT=N: NVDEC "fails" at frame N, for testing the
+     * takeover by the CPU (and --hwdec cuda's error) on any stream; -1: no. */
+    long long fail_at;
 } AvInput;
 
 /* Planar YUV the pictures take as they are: the format, its layout, its depth. */
@@ -119,9 +147,14 @@ static void av_close(VideoInput *vi)
     avfilter_graph_free(&a->graph);
     av_frame_free(&a->frame);
     av_frame_free(&a->out);
+    av_frame_free(&a->host);
+    av_frame_free(&a->tmp);
     av_packet_free(&a->pkt);
     avcodec_free_context(&a->dec);
     avformat_close_input(&a->fmt);
+    av_hwdec_close(&a->hw);
+    avcodec_free_context(&a->retired_dec);
+    av_hwdec_close(&a->retired_hw);
     free(a);
     vi->priv = NULL;
 }
@@ -133,8 +166,10 @@ static int make_graph(VideoInput *vi, AvInput *a, const char *chain)
     const AVCodecContext *d = a->dec;
     const AVRational sar = d->sample_aspect_ratio.num ? d->sample_aspect_ratio :
                            (AVRational){ 1, 1 };
+    /* The CPU decoder's format: NVDEC's frames are brought to it first, so
+     * that the scaler sees the same samples from either decoder. */
     snprintf(buf, sizeof(buf), "video_size=%dx%d:pix_fmt=%d:time_base=%d/%d:pixel_aspect=%d/%d",
-             d->width, d->height, d->pix_fmt, a->time_base.num, a->time_base.den, sar.num,
+             d->width, d->height, a->sw_fmt, a->time_base.num, a->time_base.den, sar.num,
              sar.den);
     AVFilterInOut *in = avfilter_inout_alloc(), *out = avfilter_inout_alloc();
     a->graph = avfilter_graph_alloc();
@@ -198,97 +233,379 @@ int video_input_can_decode(void)
     return 1;
 }
 
+/* The file's demuxer and its first video stream (again, for a takeover). */
+static int open_demuxer(VideoInput *vi, AvInput *a)
+{
+    char e[128];
+    AVDictionary *dopts = NULL;
+    const AVInputFormat *ifmt = NULL;
+    if (a->o.raw) {
+        const char *pf = raw_pix_fmt(&a->o);
+        if (!pf) {
+            video_input_error(vi, "raw YUV of %u bits cannot be decoded for scaling",
+                              a->o.raw_bpc);
+            return -EINVAL;
+        }
+        char size[32];
+        snprintf(size, sizeof(size), "%ux%u", a->o.raw_w, a->o.raw_h);
+        av_dict_set(&dopts, "video_size", size, 0);
+        av_dict_set(&dopts, "pixel_format", pf, 0);
+        ifmt = av_find_input_format("rawvideo");
+    }
+    int err = avformat_open_input(&a->fmt, vi->is_stdin ? "pipe:0" : vi->path, ifmt, &dopts);
+    av_dict_free(&dopts);
+    if (err < 0) {
+        video_input_error(vi, "cannot be read as a video: %s", av_err(err, e, sizeof(e)));
+        return -EINVAL;
+    }
+    err = avformat_find_stream_info(a->fmt, NULL);
+    if (err < 0) {
+        video_input_error(vi, "cannot find its streams: %s", av_err(err, e, sizeof(e)));
+        return -EINVAL;
+    }
+    a->stream = av_find_best_stream(a->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &a->codec, 0);
+    if (a->stream < 0) {
+        video_input_error(vi, "%s", a->stream == AVERROR_DECODER_NOT_FOUND ?
+                          "has no video stream this build can decode" :
+                          "has no video stream (audio or data only?)");
+        return -EINVAL;
+    }
+    const AVStream *st = a->fmt->streams[a->stream];
+    a->time_base = st->time_base;
+    a->expected = st->nb_frames > 0 ? st->nb_frames : 0;
+    return 0;
+}
+
+/* The stream's decoder: `codec`, on NVDEC (a->hw) when `hw`. 0 or an AVERROR. */
+static int open_decoder(AvInput *a, const AVCodec *codec, bool hw)
+{
+    const AVStream *st = a->fmt->streams[a->stream];
+    avcodec_free_context(&a->dec);
+    a->dec = avcodec_alloc_context3(codec);
+    if (!a->dec) return AVERROR(ENOMEM);
+    int err = avcodec_parameters_to_context(a->dec, st->codecpar);
+    if (err >= 0) {
+        a->dec->thread_count = 0;       /* as many as the decoder likes */
+        /* Damage is an error, not something to conceal. */
+        a->dec->err_recognition |= AV_EF_EXPLODE | AV_EF_CRCCHECK | AV_EF_BITSTREAM;
+        a->dec->pkt_timebase = st->time_base;
+        if (hw) err = av_hwdec_attach(&a->hw, a->dec);
+    }
+    if (err >= 0) err = avcodec_open2(a->dec, codec, NULL);
+    return err < 0 ? err : 0;
+}
+
+/*
+ * --hwdec: open the stream's decoder on NVDEC or the CPU. Video that is not
+ * compressed (y4m, raw YUV, rawvideo) is read, not decoded: the CPU, quietly.
+ * Otherwise auto says why when it is not NVDEC (one line), and cuda fails.
+ */
+static int open_stream_decoder(VideoInput *vi, AvInput *a, const VideoDecodeOptions *o)
+{
+    char e[128], why[256] = "";
+    const AVCodecParameters *par = a->fmt->streams[a->stream]->codecpar;
+    const AVCodec *hw = NULL;
+    const bool decoded = o->hwdec != VIDEO_HWDEC_NONE && !o->raw &&
+                         par->codec_id != AV_CODEC_ID_RAWVIDEO;
+    if (decoded && o->hwdec == VIDEO_HWDEC_AUTO && o->hwdec_off)
+        snprintf(why, sizeof(why), "%s", o->hwdec_off);
+    else if (decoded && (hw = av_hwdec_codec(par->codec_id, why, sizeof(why))) &&
+             av_hwdec_open(&a->hw, o->gpu, o->hwdec == VIDEO_HWDEC_CUDA, why, sizeof(why)))
+        hw = NULL;
+    int err = hw ? open_decoder(a, hw, true) : 0;
+    if (hw && err < 0) {
+        snprintf(why, sizeof(why), "its NVDEC decoder (%s) cannot be opened: %s", hw->name,
+                 av_err(err, e, sizeof(e)));
+        av_hwdec_close(&a->hw);
+        hw = NULL;
+    }
+    if (decoded && !hw) {
+        if (o->hwdec == VIDEO_HWDEC_CUDA) {
+            video_input_error(vi, "cannot be decoded with NVDEC (--hwdec cuda): %s", why);
+            return -EINVAL;
+        }
+        video_input_error(vi, "decoding on the CPU (%s)", why);
+    }
+    if (hw) {
+        snprintf(vi->info.decoder, sizeof(vi->info.decoder), "NVDEC on GPU %d", o->gpu);
+        const char *fail = getenv("EXACTVMAF_NVDEC_FAIL_AT");
+        a->fail_at = fail && *fail ? strtoll(fail, NULL, 10) : -1;
+        return 0;
+    }
+    if (decoded) snprintf(vi->info.decoder, sizeof(vi->info.decoder), "the CPU");
+    err = open_decoder(a, a->codec, false);
+    if (err < 0) {
+        video_input_error(vi, "cannot open its %s decoder: %s", a->codec->name,
+                          av_err(err, e, sizeof(e)));
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static int decode_next(VideoInput *vi, AvInput *a);
+
+/*
+ * NVDEC could not give frame a->decoded (`why`): the CPU decoder takes its
+ * place. The file is opened again and the frames NVDEC gave are decoded and
+ * dropped; the codecs NVDEC decodes are decoded bit for bit the same by
+ * both, so the frames that follow are those NVDEC would have given.
+ */
+static int cpu_takes_over(VideoInput *vi, AvInput *a, const char *why)
+{
+    char e[128];
+    const uint64_t from = a->decoded;
+    const int gpu = a->hw.gpu;
+    if (vi->is_stdin) {
+        video_input_error(vi, "NVDEC stopped at frame %llu (%s), and standard input cannot be "
+                          "read again for the CPU decoder: give a file, or --hwdec none",
+                          (unsigned long long)from, why);
+        return -EINVAL;
+    }
+    if (from)
+        video_input_error(vi, "decoding on the CPU from frame %llu on (%s)",
+                          (unsigned long long)from, why);
+    else
+        video_input_error(vi, "decoding on the CPU (%s)", why);
+    av_frame_unref(a->frame);
+    av_packet_unref(a->pkt);
+    a->retired_dec = a->dec;
+    a->retired_hw = a->hw;
+    a->dec = NULL;
+    memset(&a->hw, 0, sizeof(a->hw));
+    avformat_close_input(&a->fmt);
+    a->demux_done = a->dec_done = a->primed = false;
+    a->decoded = 0;
+    int err = open_demuxer(vi, a);
+    if (err) return err;
+    err = open_decoder(a, a->codec, false);
+    if (err < 0) {
+        video_input_error(vi, "cannot open its %s decoder: %s", a->codec->name,
+                          av_err(err, e, sizeof(e)));
+        return -EINVAL;
+    }
+    while (a->decoded < from) {
+        const int r = decode_next(vi, a);
+        if (r < 0) return r;
+        if (!r) {
+            video_input_error(vi, "the CPU decoder ends after %llu frames, before frame %llu "
+                              "where NVDEC stopped", (unsigned long long)a->decoded,
+                              (unsigned long long)from);
+            return -EINVAL;
+        }
+        av_frame_unref(a->frame);
+    }
+    if (from)
+        snprintf(vi->info.decoder, sizeof(vi->info.decoder),
+                 "NVDEC on GPU %d to frame %llu, then the CPU", gpu,
+                 (unsigned long long)from - 1);
+    else
+        snprintf(vi->info.decoder, sizeof(vi->info.decoder), "the CPU");
+    return 0;
+}
+
+/* NVDEC failed (err) or refused the stream: the CPU takes over (auto), or
+ * the error (cuda). 0 once the CPU decoder is in place. */
+static int nvdec_failed(VideoInput *vi, AvInput *a, int err)
+{
+    char e[128], why[256];
+    if (a->hw.refused)
+        snprintf(why, sizeof(why), "%s", a->hw.why);
+    else
+        snprintf(why, sizeof(why), "NVDEC failed: %s", av_err(err, e, sizeof(e)));
+    if (!a->hw.required) return cpu_takes_over(vi, a, why);
+    video_input_error(vi, "frame %llu cannot be decoded with NVDEC (--hwdec cuda): %s%s",
+                      (unsigned long long)a->decoded, why, a->hw.refused ? "" :
+                      " (damaged, or beyond NVDEC: --hwdec none decodes it on the CPU)");
+    return -EINVAL;
+}
+
+/* The decoder's next frame into a->frame: 1, 0 at the end, <0 error (printed). */
+static int decode_next(VideoInput *vi, AvInput *a)
+{
+    char e[128];
+    if (a->primed) {
+        a->primed = false;
+        return 1;
+    }
+    for (;;) {
+        if (a->dec_done) return 0;
+        int r = avcodec_receive_frame(a->dec, a->frame);
+        if (r >= 0 && a->hw.device && a->frame->format != AV_PIX_FMT_CUDA) {
+            /* NVDEC refused the stream (get_format): the CPU decoder, with
+             * its threads, rather than this one's single thread. */
+            av_frame_unref(a->frame);
+            r = nvdec_failed(vi, a, AVERROR(ENOSYS));
+            if (r) return r;
+            continue;
+        }
+        if (r >= 0 && a->hw.device && a->fail_at >= 0 && a->decoded == (uint64_t)a->fail_at) {
+            av_frame_unref(a->frame);
+            r = nvdec_failed(vi, a, AVERROR_EXTERNAL);
+            if (r) return r;
+            continue;
+        }
+        if (r >= 0) {
+            a->decoded++;
+            return 1;
+        }
+        if (r == AVERROR_EOF) {
+            a->dec_done = true;
+            return 0;
+        }
+        if (r != AVERROR(EAGAIN)) {
+            if (a->hw.device) {
+                r = nvdec_failed(vi, a, r);
+                if (r) return r;
+                continue;
+            }
+            video_input_error(vi, "frame %u cannot be decoded: %s (the stream is damaged)",
+                              vi->frame_index, av_err(r, e, sizeof(e)));
+            return -EINVAL;
+        }
+        /* The decoder wants input; drained already: nothing more will come. */
+        if (a->demux_done) return 0;
+        r = av_read_frame(a->fmt, a->pkt);
+        if (r == AVERROR_EOF) {
+            a->demux_done = true;
+            r = avcodec_send_packet(a->dec, NULL);
+            if (r < 0 && r != AVERROR_EOF) {
+                if (a->hw.device) {
+                    r = nvdec_failed(vi, a, r);
+                    if (r) return r;
+                    continue;
+                }
+                video_input_error(vi, "frame %u cannot be decoded: %s", vi->frame_index,
+                                  av_err(r, e, sizeof(e)));
+                return -EINVAL;
+            }
+            continue;
+        }
+        if (r < 0) {
+            video_input_error(vi, "read error at frame %u: %s (damaged or truncated)",
+                              vi->frame_index, av_err(r, e, sizeof(e)));
+            return -EINVAL;
+        }
+        if (a->pkt->stream_index == a->stream) {
+            r = avcodec_send_packet(a->dec, a->pkt);
+            if (r < 0 && r != AVERROR(EAGAIN)) {
+                av_packet_unref(a->pkt);
+                if (a->hw.device) {
+                    r = nvdec_failed(vi, a, r);
+                    if (r) return r;
+                    continue;
+                }
+                video_input_error(vi, "frame %u cannot be decoded: %s (the stream is damaged)",
+                                  vi->frame_index, av_err(r, e, sizeof(e)));
+                return -EINVAL;
+            }
+        }
+        av_packet_unref(a->pkt);
+    }
+}
+
+/* NVDEC frame f in host memory as the CPU decoder gives it (a->host). */
+static int bring_to_host(VideoInput *vi, AvInput *a, AVFrame *f)
+{
+    char e[128];
+    const int err = av_hwdec_download(a->host, a->tmp, f, a->sw_fmt, a->sw_bpc);
+    av_frame_unref(f);
+    if (err < 0) {
+        video_input_error(vi, "frame %u cannot be brought from the GPU: %s", vi->frame_index,
+                          av_err(err, e, sizeof(e)));
+        return -EIO;
+    }
+    return 0;
+}
+
+/* The next frame as decoded (and filtered): 1, 0 at the end, <0 error (printed). */
+static int next_frame(VideoInput *vi, AvInput *a, AVFrame **got)
+{
+    char e[128];
+    if (!a->graph) {
+        const int r = decode_next(vi, a);
+        if (r == 1) *got = a->frame;
+        return r;
+    }
+    for (;;) {
+        int r = av_buffersink_get_frame(a->sink, a->out);
+        if (r >= 0) {
+            *got = a->out;
+            return 1;
+        }
+        if (r == AVERROR_EOF) return 0;
+        if (r != AVERROR(EAGAIN)) {
+            video_input_error(vi, "frame %u cannot be scaled: %s", vi->frame_index,
+                              av_err(r, e, sizeof(e)));
+            return -EINVAL;
+        }
+        if (a->graph_done) return 0;
+        r = decode_next(vi, a);
+        if (r < 0) return r;
+        AVFrame *in = r ? a->frame : NULL;
+        /* The scaler runs on the CPU: NVDEC's frames go to the host first. */
+        if (in && in->format == AV_PIX_FMT_CUDA) {
+            r = bring_to_host(vi, a, in);
+            if (r) return r;
+            in = a->host;
+        }
+        a->graph_done = !in;
+        r = av_buffersrc_add_frame_flags(a->src, in, 0);
+        if (in) av_frame_unref(in);
+        if (r < 0) {
+            if (in)
+                video_input_error(vi, "frame %u cannot be scaled: %s", vi->frame_index,
+                                  av_err(r, e, sizeof(e)));
+            else
+                video_input_error(vi, "cannot end the scaler's stream: %s",
+                                  av_err(r, e, sizeof(e)));
+            return -EINVAL;
+        }
+    }
+}
+
 int video_input_open_decoded(VideoInput **out, const char *path, const VideoDecodeOptions *o)
 {
     VideoInput *vi = NULL;
     int err = video_input_create(&vi, path, &av_format);
     if (err) return err;
     AvInput *a = calloc(1, sizeof(*a));
-    char e[128];
     if (!a) {
         err = -ENOMEM;
         goto fail;
     }
     vi->priv = a;
+    a->o = *o;
+    a->o.hwdec_off = NULL;      /* the caller's: for this call only */
+    a->fail_at = -1;
     av_log_set_level(AV_LOG_QUIET);
-
-    AVDictionary *dopts = NULL;
-    const AVInputFormat *ifmt = NULL;
-    if (o->raw) {
-        const char *pf = raw_pix_fmt(o);
-        if (!pf) {
-            video_input_error(vi, "raw YUV of %u bits cannot be decoded for scaling", o->raw_bpc);
-            err = -EINVAL;
-            goto fail;
-        }
-        char size[32];
-        snprintf(size, sizeof(size), "%ux%u", o->raw_w, o->raw_h);
-        av_dict_set(&dopts, "video_size", size, 0);
-        av_dict_set(&dopts, "pixel_format", pf, 0);
-        ifmt = av_find_input_format("rawvideo");
-    }
-    err = avformat_open_input(&a->fmt, vi->is_stdin ? "pipe:0" : path, ifmt, &dopts);
-    av_dict_free(&dopts);
-    if (err < 0) {
-        video_input_error(vi, "cannot be read as a video: %s", av_err(err, e, sizeof(e)));
-        err = -EINVAL;
-        goto fail;
-    }
-    err = avformat_find_stream_info(a->fmt, NULL);
-    if (err < 0) {
-        video_input_error(vi, "cannot find its streams: %s", av_err(err, e, sizeof(e)));
-        err = -EINVAL;
-        goto fail;
-    }
-    const AVCodec *codec = NULL;
-    a->stream = av_find_best_stream(a->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
-    if (a->stream < 0) {
-        video_input_error(vi, "%s", a->stream == AVERROR_DECODER_NOT_FOUND ?
-                          "has no video stream this build can decode" :
-                          "has no video stream (audio or data only?)");
-        err = -EINVAL;
-        goto fail;
-    }
-    AVStream *st = a->fmt->streams[a->stream];
-    a->time_base = st->time_base;
-    a->expected = st->nb_frames > 0 ? st->nb_frames : 0;
-    a->dec = avcodec_alloc_context3(codec);
-    if (!a->dec) {
-        err = -ENOMEM;
-        goto fail;
-    }
-    err = avcodec_parameters_to_context(a->dec, st->codecpar);
-    if (err >= 0) {
-        a->dec->thread_count = 0;       /* as many as the decoder likes */
-        /* Damage is an error, not something to conceal. */
-        a->dec->err_recognition |= AV_EF_EXPLODE | AV_EF_CRCCHECK | AV_EF_BITSTREAM;
-        a->dec->pkt_timebase = st->time_base;
-        err = avcodec_open2(a->dec, codec, NULL);
-    }
-    if (err < 0) {
-        video_input_error(vi, "cannot open its %s decoder: %s", codec->name,
-                          av_err(err, e, sizeof(e)));
-        err = -EINVAL;
-        goto fail;
-    }
     a->pkt = av_packet_alloc();
     a->frame = av_frame_alloc();
     a->out = av_frame_alloc();
-    if (!a->pkt || !a->frame || !a->out) {
+    a->host = av_frame_alloc();
+    a->tmp = av_frame_alloc();
+    if (!a->pkt || !a->frame || !a->out || !a->host || !a->tmp) {
         err = -ENOMEM;
         goto fail;
     }
+    err = open_demuxer(vi, a);
+    if (err) goto fail;
+    err = open_stream_decoder(vi, a, o);
+    if (err) goto fail;
 
+    const AVStream *st = a->fmt->streams[a->stream];
+    /* The stream's format as the CPU decoder gives it; NVDEC's decoder
+     * reports its surfaces' (CUDA) once it has chosen them. */
+    a->sw_fmt = a->hw.device ? (enum AVPixelFormat)st->codecpar->format : a->dec->pix_fmt;
     VideoInfo *in = &vi->info;
-    const char *fmt_name = av_get_pix_fmt_name(a->dec->pix_fmt);
-    snprintf(in->format, sizeof(in->format), "%s %s", codec->name,
+    const char *fmt_name = av_get_pix_fmt_name(a->sw_fmt);
+    snprintf(in->format, sizeof(in->format), "%s %s", a->codec->name,
              fmt_name ? fmt_name : "unknown");
     const AVRational fps = st->avg_frame_rate.num ? st->avg_frame_rate : st->r_frame_rate;
     if (fps.num > 0 && fps.den > 0) {
         in->fps_num = (unsigned)fps.num;
         in->fps_den = (unsigned)fps.den;
     }
-    a->pix_fmt = a->dec->pix_fmt;
+    a->pix_fmt = a->sw_fmt;
     unsigned bpc;
     enum VmafPixelFormat layout;
     const bool as_is = planar_yuv(a->pix_fmt, &layout, &bpc);
@@ -299,6 +616,7 @@ int video_input_open_decoded(VideoInput **out, const char *path, const VideoDeco
         err = -EINVAL;
         goto fail;
     }
+    a->sw_bpc = bpc;
     if (!as_is) {
         a->pix_fmt = convert_target(a->pix_fmt);
         planar_yuv(a->pix_fmt, &layout, &bpc);
@@ -324,101 +642,21 @@ int video_input_open_decoded(VideoInput **out, const char *path, const VideoDeco
     in->bpc = bpc;
     err = video_input_finish_open(vi);
     if (err) goto fail;
+    if (a->hw.device) {
+        /* NVDEC takes or refuses the stream at its first frame: now, before
+         * anything is computed (the frame is kept for the first read). */
+        const int r = decode_next(vi, a);
+        if (r < 0) {
+            err = r;
+            goto fail;
+        }
+        a->primed = r == 1;
+    }
     *out = vi;
     return 0;
 fail:
     video_input_close(&vi);
     return err;
-}
-
-/* The next frame as decoded (and filtered): 1, 0 at the end, <0 error (printed). */
-static int next_frame(VideoInput *vi, AvInput *a, AVFrame **got)
-{
-    char e[128];
-    for (;;) {
-        if (a->graph) {
-            int r = av_buffersink_get_frame(a->sink, a->out);
-            if (r >= 0) {
-                *got = a->out;
-                return 1;
-            }
-            if (r == AVERROR_EOF) return 0;
-            if (r != AVERROR(EAGAIN)) {
-                video_input_error(vi, "frame %u cannot be scaled: %s", vi->frame_index,
-                                  av_err(r, e, sizeof(e)));
-                return -EINVAL;
-            }
-            if (a->graph_done) return 0;
-        }
-        if (!a->dec_done) {
-            int r = avcodec_receive_frame(a->dec, a->frame);
-            if (r >= 0) {
-                if (!a->graph) {
-                    *got = a->frame;
-                    return 1;
-                }
-                r = av_buffersrc_add_frame_flags(a->src, a->frame, 0);
-                av_frame_unref(a->frame);
-                if (r < 0) {
-                    video_input_error(vi, "frame %u cannot be scaled: %s", vi->frame_index,
-                                      av_err(r, e, sizeof(e)));
-                    return -EINVAL;
-                }
-                continue;
-            }
-            if (r == AVERROR_EOF) {
-                a->dec_done = true;
-                if (!a->graph) return 0;
-                a->graph_done = true;
-                r = av_buffersrc_add_frame_flags(a->src, NULL, 0);
-                if (r < 0) {
-                    video_input_error(vi, "cannot end the scaler's stream: %s",
-                                      av_err(r, e, sizeof(e)));
-                    return -EINVAL;
-                }
-                continue;
-            }
-            if (r != AVERROR(EAGAIN)) {
-                video_input_error(vi, "frame %u cannot be decoded: %s (the stream is damaged)",
-                                  vi->frame_index, av_err(r, e, sizeof(e)));
-                return -EINVAL;
-            }
-        } else if (!a->graph) {
-            return 0;
-        }
-        /* The decoder wants input. */
-        if (a->demux_done) {
-            /* Drained already: nothing more will come. */
-            if (a->dec_done) continue;
-            return 0;
-        }
-        int r = av_read_frame(a->fmt, a->pkt);
-        if (r == AVERROR_EOF) {
-            a->demux_done = true;
-            r = avcodec_send_packet(a->dec, NULL);
-            if (r < 0 && r != AVERROR_EOF) {
-                video_input_error(vi, "frame %u cannot be decoded: %s", vi->frame_index,
-                                  av_err(r, e, sizeof(e)));
-                return -EINVAL;
-            }
-            continue;
-        }
-        if (r < 0) {
-            video_input_error(vi, "read error at frame %u: %s (damaged or truncated)",
-                              vi->frame_index, av_err(r, e, sizeof(e)));
-            return -EINVAL;
-        }
-        if (a->pkt->stream_index == a->stream) {
-            r = avcodec_send_packet(a->dec, a->pkt);
-            if (r < 0 && r != AVERROR(EAGAIN)) {
-                av_packet_unref(a->pkt);
-                video_input_error(vi, "frame %u cannot be decoded: %s (the stream is damaged)",
-                                  vi->frame_index, av_err(r, e, sizeof(e)));
-                return -EINVAL;
-            }
-        }
-        av_packet_unref(a->pkt);
-    }
 }
 
 static unsigned max_sample(const uint16_t *s, unsigned n)
@@ -427,6 +665,31 @@ static unsigned max_sample(const uint16_t *s, unsigned n)
     for (unsigned i = 0; i < n; i++)
         m = s[i] > m ? s[i] : m;
     return m;
+}
+
+/*
+ * An NVDEC frame as the picture: a device picture of its samples where they
+ * need no shift to the common depth (1), else in host memory for the copy
+ * below (0, f is then a->host), or an error.
+ */
+static int nvdec_picture(VideoInput *vi, AvInput *a, AVFrame **f, VmafPicture *pic,
+                         unsigned out_bpc)
+{
+    const VideoInfo *in = &vi->info;
+    if (out_bpc == in->bpc) {
+        const int err = av_hwdec_wrap(&a->hw, pic, *f, in->pix_fmt, in->bpc);
+        if (!err) return 1;
+        if (err != -ENOTSUP) {
+            video_input_error(vi, "frame %u cannot be handed to the library on the GPU: %s",
+                              vi->frame_index, strerror(-err));
+            av_frame_unref(*f);
+            return err;
+        }
+    }
+    const int err = bring_to_host(vi, a, *f);
+    if (err) return err;
+    *f = a->host;
+    return 0;
 }
 
 static int av_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
@@ -444,12 +707,30 @@ static int av_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
         }
         return 0;
     }
-    if ((unsigned)f->width != in->w || (unsigned)f->height != in->h || f->format != a->pix_fmt) {
-        video_input_error(vi, "frame %u is %dx%d %s, the stream started %ux%u %s", vi->frame_index,
-                          f->width, f->height, av_get_pix_fmt_name(f->format), in->w, in->h,
+    /* Only the bottom and right of a GPU frame are cropped by the decoder. */
+    const bool gpu = f->format == AV_PIX_FMT_CUDA;
+    const size_t fw = (size_t)f->width - (gpu ? f->crop_left : 0);
+    const size_t fh = (size_t)f->height - (gpu ? f->crop_top : 0);
+    if (fw != in->w || fh != in->h || (f->format != a->pix_fmt && !gpu)) {
+        video_input_error(vi, "frame %u is %zux%zu %s, the stream started %ux%u %s",
+                          vi->frame_index, fw, fh, av_get_pix_fmt_name(f->format), in->w, in->h,
                           av_get_pix_fmt_name(a->pix_fmt));
         av_frame_unref(f);
         return -EINVAL;
+    }
+    const int64_t pts = f->best_effort_timestamp;
+    if (gpu) {
+        /* On the GPU the samples are not checked against the bit depth, as
+         * below: that would bring every frame to the host, which is what
+         * NVDEC saves, and a decoder's samples are within the depth by
+         * construction (the check is for raw files of the wrong depth or
+         * byte order). */
+        ret = nvdec_picture(vi, a, &f, pic, out_bpc);
+        if (ret < 0) return ret;
+        if (ret) {
+            av_frame_unref(f);
+            goto done;
+        }
     }
     int err = vi->alloc ? vi->alloc(vi->alloc_arg, pic, in->pix_fmt, out_bpc, in->w, in->h)
                         : vmaf_picture_alloc(pic, in->pix_fmt, out_bpc, in->w, in->h);
@@ -483,7 +764,6 @@ static int av_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
             }
         }
     }
-    const int64_t pts = f->best_effort_timestamp;
     av_frame_unref(f);
     if (in->bpc > 8 && in->bpc < 16 && top >> in->bpc) {
         video_input_error(vi, "frame %u holds the sample value %u, above the %u-bit maximum %u",
@@ -491,6 +771,7 @@ static int av_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
         vmaf_picture_unref(pic);
         return -EINVAL;
     }
+done:
     video_input_add_timestamp(vi, pts == AV_NOPTS_VALUE ? -1.0 :
                               (double)pts * a->time_base.num / a->time_base.den);
     return 1;

@@ -41,6 +41,7 @@ enum {
     ARG_SCALE,
     ARG_SCALE_TO_REF,
     ARG_CONVERT,
+    ARG_HWDEC,
     ARG_REPORT,
     ARG_PLOT,
     ARG_HELP,
@@ -88,6 +89,7 @@ static const struct option long_opts[] = {
     { "scale",             required_argument, NULL, ARG_SCALE },
     { "scale-to-ref",      no_argument,       NULL, ARG_SCALE_TO_REF },
     { "convert",           no_argument,       NULL, ARG_CONVERT },
+    { "hwdec",             required_argument, NULL, ARG_HWDEC },
     { "report",            required_argument, NULL, ARG_REPORT },
     { "plot",              required_argument, NULL, ARG_PLOT },
     { "help",              no_argument,       NULL, ARG_HELP },
@@ -121,6 +123,14 @@ static const char usage_text[] =
 "                              [d];[d][1:v]libvmaf\" -f null -  does\n"
 "     --convert                convert other pixel formats (NV12, P010, RGB, ...) to\n"
 "                              planar YUV of the same chroma layout and depth\n"
+"     --hwdec auto|cuda|none   where compressed video is decoded (default auto): cuda\n"
+"                              on the GPU with NVDEC, its frames handed to the\n"
+"                              metrics there, or an error; none on the CPU; auto\n"
+"                              NVDEC when the metrics run on CUDA and NVDEC takes the\n"
+"                              stream, else the CPU, saying why on stderr. NVDEC\n"
+"                              decodes H.264, HEVC, VP8, VP9 and AV1 only, whose\n"
+"                              decoding the standards fix bit for bit: the scores\n"
+"                              are the same either way\n"
 "\n"
 "What to compute:\n"
 " -m, --model PARAMS           model, \":\"-separated key[=value] list:\n"
@@ -672,6 +682,15 @@ static int parse_option(CliSettings *s, int o, const char *arg)
     case ARG_CONVERT:
         s->convert = true;
         return 0;
+    case ARG_HWDEC:
+        if (!strcmp(arg, "auto")) s->hwdec = CLI_HWDEC_AUTO;
+        else if (!strcmp(arg, "cuda")) s->hwdec = CLI_HWDEC_CUDA;
+        else if (!strcmp(arg, "none")) s->hwdec = CLI_HWDEC_NONE;
+        else {
+            fail("invalid value \"%s\" for --hwdec: expected auto, cuda or none", arg);
+            return -1;
+        }
+        return 0;
     case ARG_REPORT:
         s->report_path = arg;
         return 0;
@@ -715,8 +734,8 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
                                 ARG_SUBSAMPLE, ARG_CPUMASK, ARG_GPUMASK, ARG_FRAME_CNT,
                                 ARG_FRAME_SKIP_REF, ARG_FRAME_SKIP_DIST, ARG_PRECISION,
                                 ARG_DIVISION, ARG_BACKEND, ARG_GPU, ARG_FRAMES_IN_FLIGHT,
-                                ARG_OPENCL_DEVICE, ARG_OPENCL_FP64, ARG_SCALE, ARG_REPORT,
-                                ARG_PLOT };
+                                ARG_OPENCL_DEVICE, ARG_OPENCL_FP64, ARG_SCALE, ARG_HWDEC,
+                                ARG_REPORT, ARG_PLOT };
     bool given[ARG_END] = { false };
     int format_flag = 0;
 

@@ -33,6 +33,13 @@ typedef struct CliFeature {
 
 #define CLI_MAX_GPUS 16
 
+/** --hwdec: where compressed input is decoded. */
+enum CliHwdec {
+    CLI_HWDEC_AUTO = 0,     /**< NVDEC when the metrics run on CUDA and it takes the stream */
+    CLI_HWDEC_CUDA,         /**< NVDEC, or an error */
+    CLI_HWDEC_NONE,         /**< the CPU decoder */
+};
+
 typedef struct CliModel {
     const char *version;            /**< built-in model, or NULL */
     const char *path;               /**< model file, or NULL */
@@ -82,6 +89,7 @@ typedef struct CliSettings {
     unsigned scale_w, scale_h;      /**< --scale WxH: both videos to this size */
     bool scale_to_ref;              /**< --scale-to-ref: the distorted to the reference's size */
     bool convert;                   /**< --convert: other pixel formats to planar YUV */
+    enum CliHwdec hwdec;            /**< --hwdec (default auto) */
     /* Reports. */
     const char *report_path;        /**< --report FILE.html */
     const char *plot_path;          /**< --plot FILE.svg */

@@ -126,6 +126,32 @@ static bool for_y4m_reader(const char *path)
 }
 
 /*
+ * --hwdec auto decodes on NVDEC only where the metrics run on CUDA, so that
+ * the frames stay on the GPU: NULL when they do (--backend cuda, or auto
+ * with a usable device, as the library's auto decides), else why not.
+ */
+static const char *hwdec_off(const CliSettings *c, char *buf, size_t len)
+{
+    if (c->hwdec != CLI_HWDEC_AUTO) return NULL;
+    switch (c->backend) {
+    case EXACTVMAF_BACKEND_CUDA: return NULL;
+    case EXACTVMAF_BACKEND_CPU: return "the metrics run on the CPU: --backend cpu";
+    case EXACTVMAF_BACKEND_OPENCL: return "the metrics run on OpenCL";
+    default: break;
+    }
+    const int gpu = c->n_gpu ? c->gpu[0] : 0;
+    char line[256] = "";
+    const int err = exactvmaf_device_describe(EXACTVMAF_BACKEND_CUDA, (unsigned)gpu, line,
+                                              sizeof(line));
+    if (!err) return NULL;
+    if (err == -ENODEV && line[0])
+        snprintf(buf, len, "the metrics run on the CPU: %s", line);
+    else
+        snprintf(buf, len, "the metrics run on the CPU: there is no CUDA device %d", gpu);
+    return buf;
+}
+
+/*
  * y4m and raw YUV are read by their own readers, everything else by FFmpeg's
  * libraries, which also read y4m and raw YUV that must be scaled (scale_w:
  * the size wanted, 0 for none).
@@ -146,10 +172,15 @@ static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
                     "YUV)\n", path);
             return -ENOTSUP;
         }
+        char off[320];
         const VideoDecodeOptions o = {
             .convert = c->convert, .scale_w = scale_w, .scale_h = scale_h,
             .raw = c->use_yuv, .raw_w = c->width, .raw_h = c->height,
             .raw_bpc = c->bitdepth, .raw_pix_fmt = c->pix_fmt,
+            .hwdec = c->hwdec == CLI_HWDEC_CUDA ? VIDEO_HWDEC_CUDA :
+                     c->hwdec == CLI_HWDEC_NONE ? VIDEO_HWDEC_NONE : VIDEO_HWDEC_AUTO,
+            .gpu = c->n_gpu ? c->gpu[0] : 0,
+            .hwdec_off = hwdec_off(c, off, sizeof(off)),
         };
         err = video_input_open_decoded(vi, path, &o);
     }
@@ -894,7 +925,7 @@ static int start_readers(VmafContext *vmaf, Pool *pool, VideoInput *ref, VideoIn
     return err;
 }
 
-/* "1920x1080 4:2:0 8-bit, h264 yuv420p, 25 fps" */
+/* "1920x1080 4:2:0 8-bit, h264 yuv420p, decoded by NVDEC on GPU 0, 25 fps" */
 static void describe(const VideoInput *vi, char *buf, size_t len)
 {
     const VideoInfo *in = video_input_info(vi);
@@ -902,6 +933,8 @@ static void describe(const VideoInput *vi, char *buf, size_t len)
                      in->bpc);
     if (n > 0 && (size_t)n < len && in->format[0])
         n += snprintf(buf + n, len - (size_t)n, ", %s", in->format);
+    if (n > 0 && (size_t)n < len && in->decoder[0])
+        n += snprintf(buf + n, len - (size_t)n, ", decoded by %s", in->decoder);
     if (n > 0 && (size_t)n < len && in->fps_num)
         snprintf(buf + n, len - (size_t)n, ", %.6g fps", (double)in->fps_num / in->fps_den);
 }
@@ -929,7 +962,7 @@ static int write_reports(VmafContext *vmaf, const CliSettings *c, const VideoInp
                          const VideoInput *dist, unsigned n_frames, const char *incomplete,
                          char *const argv[])
 {
-    char ref_desc[160], dist_desc[160];
+    char ref_desc[256], dist_desc[256];
     describe(ref, ref_desc, sizeof(ref_desc));
     describe(dist, dist_desc, sizeof(dist_desc));
     const char *models[CLI_MAX_MODELS];
@@ -974,6 +1007,11 @@ static int run(CliSettings *c, char *const argv[])
         check_not_an_input(c->output_path, c->path_ref, "reference") ||
         check_not_an_input(c->output_path, c->path_dist, "distorted")) {
         exit_code = CLI_EXIT_OUTPUT;
+        goto done;
+    }
+    if (c->hwdec == CLI_HWDEC_CUDA && !video_input_can_decode()) {
+        fprintf(stderr, "exactvmaf: --hwdec cuda: this exactvmaf was built without FFmpeg's "
+                "libraries, which decode on NVDEC: it reads y4m and raw YUV only\n");
         goto done;
     }
     if (open_inputs(&ref, &dist, c)) goto done;

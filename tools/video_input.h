@@ -25,6 +25,9 @@ typedef struct VideoInfo {
     uint64_t frame_bytes;       /**< sample bytes of one frame in the file */
     unsigned fps_num, fps_den;  /**< frame rate; 0/0 when the file does not say */
     char format[48];            /**< what the file holds, for messages and reports */
+    /** Who decoded it, for reports: "" (read as is: y4m, raw YUV), "the CPU",
+     *  "NVDEC (GPU 0)", or NVDEC then the CPU from a frame on. */
+    char decoder[64];
 } VideoInfo;
 
 typedef struct VideoInput VideoInput;
@@ -122,8 +125,10 @@ const char *video_input_path(const VideoInput *vi);
 
 /**
  * Read the next frame into *pic, which this allocates with
- * vmaf_picture_alloc() at out_bpc (>= the file's bpc; samples are shifted
- * up). Samples above the file's bit depth are an error.
+ * vmaf_picture_alloc() (or vi->alloc) at out_bpc (>= the file's bpc;
+ * samples are shifted up). Samples above the file's bit depth are an
+ * error. A frame NVDEC decoded (VideoDecodeOptions.hwdec) whose samples need
+ * no shift is a device picture of its GPU memory instead, unchecked.
  * @return 1 frame read (the caller owns *pic), 0 end of stream, <0 error.
  */
 int video_input_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc);
@@ -166,6 +171,15 @@ const char *video_input_scan_message(const VideoInput *vi);
 
 void video_input_close(VideoInput **vi);
 
+/** Where compressed video is decoded (--hwdec). */
+enum VideoHwdec {
+    VIDEO_HWDEC_NONE = 0,       /**< FFmpeg's CPU decoders */
+    /** NVDEC where it takes the stream, else the CPU decoder, saying why
+     *  (one line on stderr); a failure mid-stream hands over to the CPU. */
+    VIDEO_HWDEC_AUTO,
+    VIDEO_HWDEC_CUDA,           /**< NVDEC, or an error naming the file and why */
+};
+
 /** Options of the readers that decode (FFmpeg's libraries). */
 typedef struct VideoDecodeOptions {
     /** Convert pixel formats other than planar YUV (NV12, RGB, ...) to planar YUV. */
@@ -176,6 +190,17 @@ typedef struct VideoDecodeOptions {
     bool raw;
     unsigned raw_w, raw_h, raw_bpc;
     enum VmafPixelFormat raw_pix_fmt;
+    /**
+     * Compressed video (not y4m or raw YUV, which are read as they are) on
+     * NVDEC through libavcodec's CUDA hwaccel, on CUDA device `gpu`: its
+     * frames become device pictures (exactvmaf_cuda_picture_wrap) unless
+     * they must be shifted, converted or scaled, which the host does.
+     */
+    enum VideoHwdec hwdec;
+    int gpu;
+    /** With VIDEO_HWDEC_AUTO: why NVDEC is not to be used (the metrics do
+     *  not run on CUDA), printed with the file's name; NULL: nothing stops it. */
+    const char *hwdec_off;
 } VideoDecodeOptions;
 
 /** 1 when this build reads through FFmpeg's libraries (video_input_open_decoded). */
