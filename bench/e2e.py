@@ -50,7 +50,8 @@ PARTS = ('decode', 'cli', 'ffmpeg')
 ROWS = [
     ('dec_pair', 'decode alone: both inputs at once (2 NVDEC sessions)'),
     ('dec_all', 'decode alone: all engines (best M pairs at once)'),
-    ('cli_hw', 'exactvmaf --hwdec cuda --backend cuda'),
+    ('cli_hw', 'exactvmaf --hwdec cuda --backend cuda (default sessions)'),
+    ('cli_hw1', 'exactvmaf --hwdec cuda --hwdec-sessions 1 --backend cuda'),
     ('cli_sw', 'exactvmaf --hwdec none --backend cuda'),
     ('cli_cpu', 'exactvmaf --hwdec none --backend cpu --threads T'),
     ('ff_nf_cuda', 'FFmpeg + Netflix libvmaf_cuda (NVDEC, scale_cuda)'),
@@ -371,11 +372,13 @@ def finish(a, pair, key, t, mem, out):
     return c
 
 
-def measure_cli(a, pair, key, hwdec, backend, threads=None):
+def measure_cli(a, pair, key, hwdec, backend, threads=None, sessions=None):
     """Our CLI on the pair, JSON with every number as %.17g."""
     out = json_out(a, pair, key)
     argv = [a.exe, '-r', pair.ref, '-d', pair.dis, '-q', '--json', '-o', out, '--precision',
             'max', '--backend', backend, '--hwdec', hwdec]
+    if sessions:
+        argv += ['--hwdec-sessions', str(sessions)]
     if threads:
         argv += ['--threads', str(threads)]
     t, mem = measure(a, '%s: %s' % (pair.name, key), [argv], ours_env(a))
@@ -563,6 +566,7 @@ def printed_line(label, res):
 
 EXACT = [   # (row a, row b, label, metrics both have only)
     ('cli_hw', 'cli_sw', 'exactvmaf --hwdec cuda vs --hwdec none (both --backend cuda)', False),
+    ('cli_hw1', 'cli_sw', 'exactvmaf --hwdec cuda, one session, vs --hwdec none', False),
     ('cli_sw', 'cli_cpu', 'exactvmaf --backend cuda vs --backend cpu (both --hwdec none)', False),
     ('cli_hw', 'cli_cpu', 'exactvmaf --hwdec cuda --backend cuda vs --backend cpu', False),
     ('ff_ours_cuda', 'cli_cpu', 'FFmpeg + exactvmaf libvmaf_cuda vs exactvmaf --backend cpu '
@@ -781,6 +785,7 @@ def main():
                 put('dec_all', pair, measure_decode_engines(a, pair, one))
             if 'cli' in a.only:
                 put('cli_hw', pair, measure_cli(a, pair, 'cli_hw', 'cuda', 'cuda'))
+                put('cli_hw1', pair, measure_cli(a, pair, 'cli_hw1', 'cuda', 'cuda', sessions=1))
                 put('cli_sw', pair, measure_cli(a, pair, 'cli_sw', 'none', 'cuda'))
                 put('cli_cpu', pair, measure_cli(a, pair, 'cli_cpu', 'none', 'cpu', a.threads))
             if 'ffmpeg' in a.only:
