@@ -10,7 +10,12 @@
  *                       [--backend cpu|cuda|opencl|auto] [--gpu LIST|all]
  *                       [--opencl-fp64 auto|off] [--threads N]
  *                       [--frames-in-flight K] [--distinct M]
- *                       [--source FILE.yuv --source-size WxH]
+ *                       [--source FILE.yuv --source-size WxH] [--device-pictures]
+ *
+ * --device-pictures (CUDA): the pictures are the library's device pictures
+ * (VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE), filled once from the host;
+ * frames then reach the pipeline with no copy over PCIe, as from a GPU
+ * decoder, and what is measured is the pipeline alone.
  *
  * --source is a raw 8-bit 4:2:0 file whose first M frames (nearest-neighbour
  * resized to --size, rows shifted a little per frame) are the reference; the distorted frame is the same
@@ -20,6 +25,7 @@
  * the wall time from the end of the warm-up (the first 10% of the frames,
  * at least 8) to the end of the flush.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -29,6 +35,7 @@
 #include <time.h>
 
 #include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_cuda.h"
 #include "exactvmaf/exactvmaf.h"
 
 #define MAX_MODELS 8
@@ -44,6 +51,7 @@ typedef struct Args {
     int n_gpu;          /* -1: not given; 0: all */
     const char *source;
     unsigned sw, sh;
+    int device_pictures;
 } Args;
 
 static int usage(void)
@@ -52,7 +60,7 @@ static int usage(void)
                     "[--feature NAME[,NAME...]] [--backend cpu|cuda|opencl|auto] "
                     "[--gpu LIST|all] [--opencl-fp64 auto|off] [--threads N] "
                     "[--frames-in-flight K] [--distinct M] [--source FILE.yuv "
-                    "--source-size WxH]\n");
+                    "--source-size WxH] [--device-pictures]\n");
     return 2;
 }
 
@@ -69,6 +77,10 @@ static int parse(int argc, char **argv, Args *a)
     a->distinct = 8;
     for (int i = 1; i < argc; i++) {
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(o, "--device-pictures")) {
+            a->device_pictures = 1;
+            continue;
+        }
         if (!v) return -1;
         i++;
         if (!strcmp(o, "--model")) a->models = v;
@@ -147,6 +159,40 @@ static void fill(const Args *a, const uint8_t *src, unsigned n, VmafPicture *ref
             }
         }
     }
+}
+
+/*
+ * Host picture h copied into device picture d (device 0's primary context,
+ * where the library's pool is when no CUDA state is imported), through the
+ * driver opened here: the benchmark links only the public API.
+ */
+static int upload(const VmafPicture *h, VmafPicture *d)
+{
+    typedef int (*Retain)(void **, int);
+    typedef int (*Push)(void *);
+    typedef int (*Pop)(void **);
+    typedef int (*HtoD)(unsigned long long, const void *, size_t);
+    static void *ctx;
+    static Push push;
+    static Pop pop;
+    static HtoD htod;
+    if (!ctx) {
+        void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+        Retain retain = lib ? (Retain)dlsym(lib, "cuDevicePrimaryCtxRetain") : NULL;
+        push = lib ? (Push)dlsym(lib, "cuCtxPushCurrent_v2") : NULL;
+        pop = lib ? (Pop)dlsym(lib, "cuCtxPopCurrent_v2") : NULL;
+        htod = lib ? (HtoD)dlsym(lib, "cuMemcpyHtoD_v2") : NULL;
+        if (!retain || !push || !pop || !htod || retain(&ctx, 0)) return -ENODEV;
+    }
+    if (push(ctx)) return -EIO;
+    int err = 0;
+    for (unsigned p = 0; p < 3 && !err; p++)
+        for (unsigned i = 0; i < h->h[p] && !err; i++)
+            err = htod((unsigned long long)(uintptr_t)d->data[p] + (size_t)i * d->stride[p],
+                       (const uint8_t *)h->data[p] + (size_t)i * h->stride[p], h->w[p]) ? -EIO : 0;
+    void *prev;
+    pop(&prev);
+    return err;
 }
 
 static double now_s(void)
@@ -234,16 +280,40 @@ int main(int argc, char **argv)
     pc.pic_params.h = a.h;
     pc.pic_params.bpc = 8;
     pc.pic_params.pix_fmt = VMAF_PIX_FMT_YUV420P;
-    err = vmaf_preallocate_pictures(vmaf, pc);
+    if (a.device_pictures) {
+        VmafCudaPictureConfiguration cc = { .pic_prealloc_method =
+                                                VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE };
+        cc.pic_params.w = a.w;
+        cc.pic_params.h = a.h;
+        cc.pic_params.bpc = 8;
+        cc.pic_params.pix_fmt = VMAF_PIX_FMT_YUV420P;
+        err = vmaf_cuda_preallocate_pictures(vmaf, cc);
+    } else {
+        err = vmaf_preallocate_pictures(vmaf, pc);
+    }
     VmafPicture *ref = calloc(a.distinct, sizeof(*ref)), *dis = calloc(a.distinct, sizeof(*dis));
     if (err || !ref || !dis) {
         fprintf(stderr, "api_throughput: cannot preallocate pictures\n");
         return 1;
     }
     for (unsigned k = 0; k < a.distinct && !err; k++) {
-        err = vmaf_fetch_preallocated_picture(vmaf, &ref[k]);
-        if (!err) err = vmaf_fetch_preallocated_picture(vmaf, &dis[k]);
-        if (!err) fill(&a, src ? src + k * src_frame : NULL, k, &ref[k], &dis[k]);
+        err = vmaf_cuda_fetch_preallocated_picture(vmaf, &ref[k]);
+        if (!err) err = vmaf_cuda_fetch_preallocated_picture(vmaf, &dis[k]);
+        if (err || !a.device_pictures) {
+            if (!err) fill(&a, src ? src + k * src_frame : NULL, k, &ref[k], &dis[k]);
+            continue;
+        }
+        VmafPicture hr, hd;
+        err = vmaf_picture_alloc(&hr, pc.pic_params.pix_fmt, 8, a.w, a.h);
+        if (err) break;
+        err = vmaf_picture_alloc(&hd, pc.pic_params.pix_fmt, 8, a.w, a.h);
+        if (!err) {
+            fill(&a, src ? src + k * src_frame : NULL, k, &hr, &hd);
+            err = upload(&hr, &ref[k]);
+            if (!err) err = upload(&hd, &dis[k]);
+            vmaf_picture_unref(&hd);
+        }
+        vmaf_picture_unref(&hr);
     }
     free(src);
 

@@ -141,7 +141,15 @@ VMAF_EXPORT int vmaf_init(VmafContext **out, VmafConfiguration cfg)
     vmaf->last_index = -1;
     vmaf->backend = EXACTVMAF_BACKEND_AUTO;
     vmaf->n_gpu = 1;
+    /* Netflix's "%.6f"; EXACTVMAF_PRECISION (digits, or "max" for "%.17g") lets
+     * a program that calls vmaf_write_output() as it is (FFmpeg's filters)
+     * write values that round-trip. */
     vmaf->output_precision = 6;
+    const char *prec = getenv("EXACTVMAF_PRECISION");
+    if (prec && *prec) {
+        const int d = strcmp(prec, "max") ? atoi(prec) : 0;
+        vmaf->output_precision = d > 0 && d <= 16 ? d : 0;
+    }
     vmaf_log_set_level(cfg.log_level);
     vmaf->log_id = vmaf_log_register(cfg.log_level);
     vmaf_log_bind(vmaf->log_id);

@@ -6,11 +6,17 @@
  * (the frames before it still concluded and reported); subsampling; eight
  * contexts in eight threads on one GPU; and device memory too short for
  * the frames in flight asked (a clear error) or not asked (fewer frames in
- * flight). The same on OpenCL with --backend opencl (every OpenCL twin; the
- * device memory check is CUDA's). Exits 77 (skipped) without a usable
- * device of the backend.
+ * flight). Pictures in device memory (CUDA): from the context's pool
+ * (METHOD_DEVICE, filled as FFmpeg's filter fills them) and a caller's
+ * frames wrapped in place, planar and semi-planar (NV12, P010), with padded
+ * pitches and shifted samples, on the GPU and on the CPU (downloaded), equal
+ * to the same frames as host pictures; every wrapped frame released once.
+ * The same on OpenCL with --backend opencl (every OpenCL twin; the device
+ * memory and device picture checks are CUDA's). Exits 77 (skipped) without
+ * a usable device of the backend.
  *
- * usage: gpu_pipeline_test [--quick] [--backend cuda|opencl]
+ * usage: gpu_pipeline_test [--quick] [--device-pictures] [--backend cuda|opencl]
+ * (--device-pictures: only the device picture checks)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -23,10 +29,14 @@
 #include <string.h>
 
 #include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_cuda.h"
 #include "exactvmaf/exactvmaf.h"
 #include "context.h"
 #include "feature_collector.h"
 #include "gpu/cuda/cuda_backend.h"
+#if EXACTVMAF_HAVE_CUDA
+#include "gpu/cuda/cuda_common.h"
+#endif
 
 /* The backend under test (--backend), and its name in the outputs' "backends". */
 static enum ExactvmafBackend gpu_backend = EXACTVMAF_BACKEND_CUDA;
@@ -37,6 +47,9 @@ typedef struct Clip {
     enum VmafPixelFormat fmt;
 } Clip;
 
+/* Host pictures, the context's device pool, or frames wrapped in place. */
+enum DevPics { HOST_PICS = 0, POOL_PICS, WRAP_PLANAR, WRAP_NV12, WRAP_SHIFTED };
+
 typedef struct Run {
     enum ExactvmafBackend backend;
     const int *gpus;
@@ -45,6 +58,7 @@ typedef struct Run {
     unsigned subsample;
     unsigned bad_frame;         /* a frame of another size at this index; 0: none */
     const char *const *features;
+    enum DevPics dev_pics;      /* how the pictures are handed over */
 } Run;
 
 typedef struct Scores {
@@ -122,6 +136,119 @@ static int use(VmafContext *vmaf, const char *spec)
     return vmaf_use_feature(vmaf, name, d);
 }
 
+static unsigned wrapped, released;
+
+#if EXACTVMAF_HAVE_CUDA
+#define CU(call) (evc_check((call), #call, __FILE__, __LINE__))
+
+static CUcontext test_ctx;
+
+/* Called on one of the library's threads: this thread's context is not known. */
+static void free_frame(void *opaque)
+{
+    CUdeviceptr p = (CUdeviceptr)(uintptr_t)opaque;
+    CUcontext prev;
+    if (!evc_driver()->cuCtxPushCurrent(test_ctx)) {
+        CU(evc_driver()->cuMemFree(p));
+        evc_driver()->cuCtxPopCurrent(&prev);
+    }
+    __atomic_fetch_add(&released, 1, __ATOMIC_SEQ_CST);
+}
+
+/*
+ * Host picture h as a device picture of the kind `how`: the pool's (filled
+ * by a 2-D copy per plane on the legacy default stream, as FFmpeg fills
+ * them), or a frame of the test's own memory wrapped in place: rows padded
+ * to a pitch of their own, chroma interleaved (NV12/P010 style), samples
+ * shifted to the top of 16 bits (P010 style) where asked.
+ */
+static int to_device_in(VmafContext *vmaf, const VmafPicture *h, enum DevPics how,
+                        VmafPicture *d);
+
+/* The copies and allocations run in device 0's primary context, as the library's. */
+static int to_device(VmafContext *vmaf, const VmafPicture *h, enum DevPics how, VmafPicture *d)
+{
+    const EvcDriver *drv = evc_driver();
+    CUdevice dev;
+    int err = test_ctx ? 0 : CU(drv->cuDeviceGet(&dev, 0));
+    if (!err && !test_ctx) err = CU(drv->cuDevicePrimaryCtxRetain(&test_ctx, dev));
+    if (!err) err = CU(drv->cuCtxPushCurrent(test_ctx));
+    if (err) return err;
+    err = to_device_in(vmaf, h, how, d);
+    CUcontext prev;
+    drv->cuCtxPopCurrent(&prev);
+    return err;
+}
+
+static int to_device_in(VmafContext *vmaf, const VmafPicture *h, enum DevPics how,
+                        VmafPicture *d)
+{
+    const EvcDriver *drv = evc_driver();
+    const unsigned b = h->bpc > 8 ? 2 : 1, planes = h->pix_fmt == VMAF_PIX_FMT_YUV400P ? 1 : 3;
+    EvcMemcpy2D m = { 0 };
+    m.srcMemoryType = EVC_CU_MEMORYTYPE_HOST;
+    m.dstMemoryType = EVC_CU_MEMORYTYPE_DEVICE;
+    if (how == POOL_PICS) {
+        int err = vmaf_cuda_fetch_preallocated_picture(vmaf, d);
+        for (unsigned p = 0; p < planes && !err; p++) {
+            m.srcHost = h->data[p];
+            m.srcPitch = (size_t)h->stride[p];
+            m.dstDevice = (CUdeviceptr)(uintptr_t)d->data[p];
+            m.dstPitch = (size_t)d->stride[p];
+            m.WidthInBytes = (size_t)h->w[p] * b;
+            m.Height = h->h[p];
+            err = CU(drv->cuMemcpy2DAsync(&m, NULL));
+        }
+        return err;
+    }
+    const bool semi = how == WRAP_NV12 || (how == WRAP_SHIFTED && planes == 3 &&
+                                           h->pix_fmt == VMAF_PIX_FMT_YUV420P);
+    /* 8-bit video has 1-byte words: nothing to shift (NV12 is the 8-bit P010). */
+    const unsigned shift = how == WRAP_SHIFTED && b == 2 ? 16 - h->bpc : 0;
+    const unsigned wb = b;                                  /* bytes per stored sample */
+    ExactvmafCudaFrame f = { .pix_fmt = h->pix_fmt, .bpc = h->bpc, .w = h->w[0], .h = h->h[0],
+                             .semi_planar = semi, .shift = shift, .release = free_frame };
+    size_t off[3], total = 0;
+    const unsigned stored = semi ? 2 : planes;
+    for (unsigned p = 0; p < stored; p++) {
+        const size_t row = (size_t)h->w[p] * wb * (semi && p ? 2 : 1);
+        f.pitch[p] = (row + 511) / 512 * 512 + 64;          /* padded, as NVDEC's */
+        off[p] = total;
+        total += f.pitch[p] * h->h[p];
+    }
+    uint8_t *img = calloc(1, total);
+    CUdeviceptr mem = 0;
+    int err = img ? 0 : -ENOMEM;
+    for (unsigned p = 0; p < planes && !err; p++) {
+        const unsigned sp = semi && p ? 1 : p, step = semi && p ? 2 : 1, k = semi && p == 2;
+        for (unsigned i = 0; i < h->h[p]; i++) {
+            const uint8_t *s = (const uint8_t *)h->data[p] + (size_t)i * h->stride[p];
+            uint8_t *t = img + off[sp] + (size_t)i * f.pitch[sp];
+            for (unsigned j = 0; j < h->w[p]; j++) {
+                const unsigned v = b == 2 ? ((const uint16_t *)s)[j] : s[j];
+                if (wb == 2) ((uint16_t *)t)[(size_t)j * step + k] = (uint16_t)(v << shift);
+                else t[(size_t)j * step + k] = (uint8_t)v;
+            }
+        }
+    }
+    if (!err) err = CU(drv->cuMemAlloc(&mem, total));
+    if (!err) err = CU(drv->cuMemcpyHtoDAsync(mem, img, total, NULL));
+    free(img);
+    for (unsigned p = 0; p < stored; p++) f.data[p] = mem + off[p];
+    f.opaque = (void *)(uintptr_t)mem;
+    if (!err) err = exactvmaf_cuda_picture_wrap(d, &f);
+    if (err && mem) drv->cuMemFree(mem);
+    if (!err) __atomic_fetch_add(&wrapped, 1, __ATOMIC_SEQ_CST);
+    return err;
+}
+#else
+static int to_device(VmafContext *vmaf, const VmafPicture *h, enum DevPics how, VmafPicture *d)
+{
+    (void)vmaf, (void)h, (void)how, (void)d;
+    return -ENOSYS;
+}
+#endif
+
 static int run(const Clip *c, const Run *r, Scores *out)
 {
     memset(out, 0, sizeof(*out));
@@ -133,6 +260,12 @@ static int run(const Clip *c, const Run *r, Scores *out)
     if (!err && r->n_gpus) err = exactvmaf_set_gpus(vmaf, r->gpus, r->n_gpus);
     if (!err && r->fif) err = exactvmaf_set_frames_in_flight(vmaf, r->fif);
     for (const char *const *f = r->features; !err && *f; f++) err = use(vmaf, *f);
+    if (!err && r->dev_pics == POOL_PICS) {
+        VmafCudaPictureConfiguration pc = {
+            .pic_params = { c->w, c->h, c->bpc, c->fmt },
+            .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE };
+        err = vmaf_cuda_preallocate_pictures(vmaf, pc);
+    }
     unsigned n;
     for (n = 0; !err && n < c->frames; n++) {
         const bool bad = r->bad_frame && n == r->bad_frame;
@@ -145,6 +278,19 @@ static int run(const Clip *c, const Run *r, Scores *out)
             break;
         }
         generate(c, n, &ref, &dis);
+        if (r->dev_pics && !bad) {
+            VmafPicture dref, ddis = { 0 };
+            err = to_device(vmaf, &ref, r->dev_pics, &dref);
+            if (!err) {
+                err = to_device(vmaf, &dis, r->dev_pics, &ddis);
+                if (err) vmaf_picture_unref(&dref);
+            }
+            vmaf_picture_unref(&ref);
+            vmaf_picture_unref(&dis);
+            if (err) break;
+            ref = dref;
+            dis = ddis;
+        }
         err = vmaf_read_pictures(vmaf, &ref, &dis, n);
         if (err && bad) {
             /* Refused: the frames before it must still be concluded. */
@@ -237,6 +383,7 @@ static void check(const char *what, const Clip *c, const Run *gpu_run)
     Run cpu_run = *gpu_run;
     cpu_run.backend = EXACTVMAF_BACKEND_CPU;
     cpu_run.n_gpus = 0;
+    cpu_run.dev_pics = HOST_PICS;
     Scores cpu, gpu;
     run(c, &cpu_run, &cpu);
     run(c, gpu_run, &gpu);
@@ -267,10 +414,12 @@ static void *thread_main(void *arg)
 
 int main(int argc, char **argv)
 {
-    bool quick = false;
+    bool quick = false, only_dev = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
             quick = true;
+        } else if (!strcmp(argv[i], "--device-pictures")) {
+            only_dev = true;
         } else if (!strcmp(argv[i], "--backend") && i + 1 < argc &&
                    !strcmp(argv[i + 1], "opencl")) {
             gpu_backend = EXACTVMAF_BACKEND_OPENCL;
@@ -279,7 +428,8 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cuda")) {
             i++;
         } else {
-            fprintf(stderr, "usage: gpu_pipeline_test [--quick] [--backend cuda|opencl]\n");
+            fprintf(stderr, "usage: gpu_pipeline_test [--quick] [--device-pictures] "
+                    "[--backend cuda|opencl]\n");
             return 2;
         }
     }
@@ -300,7 +450,7 @@ int main(int argc, char **argv)
 
     /* Every K with 1, K-1, K, K+1 and many frames. */
     static const unsigned ks[] = { 2, 3, 4, 7, 16 };
-    for (size_t i = 0; i < sizeof(ks) / sizeof(ks[0]); i++) {
+    for (size_t i = 0; !only_dev && i < sizeof(ks) / sizeof(ks[0]); i++) {
         const unsigned k = ks[i];
         const unsigned counts[] = { 1, k - 1, k, k + 1, quick ? 60 : 1000 };
         for (size_t j = 0; j < sizeof(counts) / sizeof(counts[0]); j++) {
@@ -315,47 +465,102 @@ int main(int argc, char **argv)
         }
     }
 
-    /* The default K, a larger frame, subsampling, history two frames back. */
-    const Clip mid = { 640, 360, 8, 40, VMAF_PIX_FMT_YUV420P };
-    check("default K, 640x360, 40 frames", &mid,
-          &(Run){ GPU, .features = vmaf_features });
-    check("default K, subsample 3", &mid,
-          &(Run){ GPU, .subsample = 3, .features = vmaf_features });
-    check("K=3, five-frame window, scale1", &mid,
-          &(Run){ GPU, .fif = 3, .features = window_features });
-    check("VMAF and NEG features, shared VIF pass", &mid,
-          &(Run){ GPU, .features = neg_features });
-    const Clip mid10 = { 642, 362, 10, 12, VMAF_PIX_FMT_YUV420P };
-    check("VMAF and NEG features, 10-bit", &mid10,
-          &(Run){ GPU, .features = neg_features });
+    if (!only_dev) {
+        /* The default K, a larger frame, subsampling, history two frames back. */
+        const Clip mid = { 640, 360, 8, 40, VMAF_PIX_FMT_YUV420P };
+        check("default K, 640x360, 40 frames", &mid,
+              &(Run){ GPU, .features = vmaf_features });
+        check("default K, subsample 3", &mid,
+              &(Run){ GPU, .subsample = 3, .features = vmaf_features });
+        check("K=3, five-frame window, scale1", &mid,
+              &(Run){ GPU, .fif = 3, .features = window_features });
+        check("VMAF and NEG features, shared VIF pass", &mid,
+              &(Run){ GPU, .features = neg_features });
+        const Clip mid10 = { 642, 362, 10, 12, VMAF_PIX_FMT_YUV420P };
+        check("VMAF and NEG features, 10-bit", &mid10,
+              &(Run){ GPU, .features = neg_features });
 
-    /* A bad frame mid-stream: frames before it concluded, reported, equal. */
-    const Clip bad = { 96, 64, 8, 30, VMAF_PIX_FMT_YUV420P };
-    check("bad frame 17 of 30 (K=4)", &bad,
-          &(Run){ GPU, .fif = 4, .bad_frame = 17, .features = vmaf_features });
+        /* A bad frame mid-stream: frames before it concluded, reported, equal. */
+        const Clip bad = { 96, 64, 8, 30, VMAF_PIX_FMT_YUV420P };
+        check("bad frame 17 of 30 (K=4)", &bad,
+              &(Run){ GPU, .fif = 4, .bad_frame = 17, .features = vmaf_features });
+
+    }
 
     /* Two pipelines on one device: blocks of frames alternate, seams rebuild history. */
     static const int twice[] = { 0, 0 };
     const Clip seam = { 96, 64, 8, quick ? 100 : 300, VMAF_PIX_FMT_YUV420P };
-    check("two pipelines on device 0, vmaf features", &seam,
-          &(Run){ GPU, twice, 2, .fif = 3, .features = vmaf_features });
-    check("two pipelines on device 0, float features", &seam,
-          &(Run){ GPU, twice, 2, .fif = 2, .features = float_features });
-    const Clip seam2 = { 176, 176, 8, quick ? 100 : 300, VMAF_PIX_FMT_YUV420P };
-    check("K=3, the later twins", &seam2, &(Run){ GPU, .fif = 3, .features = more_features });
-    check("two pipelines on device 0, the later twins", &seam2,
-          &(Run){ GPU, twice, 2, .fif = 2, .features = more_features });
-    const Clip wide = { 320, 240, 8, quick ? 40 : 120, VMAF_PIX_FMT_YUV420P };
-    check("K=5, twins with a prepare", &wide, &(Run){ GPU, .fif = 5, .features = prepare_features });
-    check("two pipelines on device 0, twins with a prepare", &wide,
-          &(Run){ GPU, twice, 2, .fif = 2, .features = prepare_features });
-    check("two pipelines on device 0, five-frame window", &seam,
-          &(Run){ GPU, twice, 2, .fif = 3, .features = window_features });
-    if (count > 1) {
-        static const int all_gpus[] = { 0, 1 };
-        check("devices 0 and 1", &seam,
-              &(Run){ GPU, all_gpus, 2, .features = vmaf_features });
+    if (!only_dev) {
+        check("two pipelines on device 0, vmaf features", &seam,
+              &(Run){ GPU, twice, 2, .fif = 3, .features = vmaf_features });
+        check("two pipelines on device 0, float features", &seam,
+              &(Run){ GPU, twice, 2, .fif = 2, .features = float_features });
+        const Clip seam2 = { 176, 176, 8, quick ? 100 : 300, VMAF_PIX_FMT_YUV420P };
+        check("K=3, the later twins", &seam2, &(Run){ GPU, .fif = 3, .features = more_features });
+        check("two pipelines on device 0, the later twins", &seam2,
+              &(Run){ GPU, twice, 2, .fif = 2, .features = more_features });
+        const Clip wide = { 320, 240, 8, quick ? 40 : 120, VMAF_PIX_FMT_YUV420P };
+        check("K=5, twins with a prepare", &wide, &(Run){ GPU, .fif = 5, .features = prepare_features });
+        check("two pipelines on device 0, twins with a prepare", &wide,
+              &(Run){ GPU, twice, 2, .fif = 2, .features = prepare_features });
+        check("two pipelines on device 0, five-frame window", &seam,
+              &(Run){ GPU, twice, 2, .fif = 3, .features = window_features });
+        if (count > 1) {
+            static const int all_gpus[] = { 0, 1 };
+            check("devices 0 and 1", &seam,
+                  &(Run){ GPU, all_gpus, 2, .features = vmaf_features });
+        }
+
     }
+
+    /* Pictures in device memory: each kind, on the GPU and on the CPU. */
+    if (gpu_backend == EXACTVMAF_BACKEND_CUDA) {
+        static const struct { enum DevPics how; const char *name; } kinds[] = {
+            { POOL_PICS, "device pool" }, { WRAP_PLANAR, "wrapped planar" },
+            { WRAP_NV12, "wrapped semi-planar" }, { WRAP_SHIFTED, "wrapped shifted" } };
+        static const char *const host_read[] = {
+            "motion=motion_force_zero=true", "adm", "vif", "float_motion=motion_force_zero=true",
+            NULL };
+        const Clip dc[] = { { 642, 362, 8, 20, VMAF_PIX_FMT_YUV420P },
+                            { 321, 241, 10, 12, VMAF_PIX_FMT_YUV420P },
+                            { 176, 176, 12, 9, VMAF_PIX_FMT_YUV444P },
+                            { 200, 120, 16, 7, VMAF_PIX_FMT_YUV422P } };
+        for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+            for (size_t j = 0; j < sizeof(dc) / sizeof(dc[0]); j++) {
+                /* Semi-planar frames are 4:2:0 (NV12 8-bit only; P010 is the shifted kind). */
+                if (kinds[i].how == WRAP_NV12 && (dc[j].fmt != VMAF_PIX_FMT_YUV420P || dc[j].bpc > 8))
+                    continue;
+                const unsigned w0 = wrapped, r0 = released;
+                char what[128];
+                snprintf(what, sizeof(what), "%s, %ux%u %u-bit, K=3, vmaf + float", kinds[i].name,
+                         dc[j].w, dc[j].h, dc[j].bpc);
+                static const char *const both[] = { "adm", "vif", "motion", "psnr", "float_adm",
+                                                    "float_vif", "float_motion", "float_psnr",
+                                                    "float_ssim", NULL };
+                check(what, &dc[j], &(Run){ GPU, .fif = 3, .features = both,
+                                            .dev_pics = kinds[i].how });
+                snprintf(what, sizeof(what), "%s, %ux%u %u-bit, on the CPU", kinds[i].name,
+                         dc[j].w, dc[j].h, dc[j].bpc);
+                check(what, &dc[j], &(Run){ EXACTVMAF_BACKEND_CPU, .features = both,
+                                            .dev_pics = kinds[i].how });
+                snprintf(what, sizeof(what), "%s, %ux%u %u-bit, twins reading the host",
+                         kinds[i].name, dc[j].w, dc[j].h, dc[j].bpc);
+                check(what, &dc[j], &(Run){ GPU, .features = host_read,
+                                            .dev_pics = kinds[i].how });
+                if (kinds[i].how != POOL_PICS) {
+                    CHECK(wrapped - w0 == released - r0 && wrapped > w0,
+                          "%s: %u frames wrapped, %u released", what, wrapped - w0, released - r0);
+                    printf("%-58s %u wrapped, %u released\n", kinds[i].name, wrapped - w0,
+                           released - r0);
+                }
+            }
+        }
+        check("wrapped shifted, two pipelines on device 0 (seams primed)", &seam,
+              &(Run){ GPU, twice, 2, .fif = 3, .features = vmaf_features,
+                      .dev_pics = WRAP_SHIFTED });
+    }
+
+    if (only_dev) goto done;
 
     /* Eight contexts in eight threads on one GPU. */
     {
@@ -398,6 +603,7 @@ int main(int argc, char **argv)
         scores_free(&s);
     }
 
+done:
     printf("%u checks, %u failed\n", checks, failures);
     return failures ? 1 : 0;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "libvmaf/libvmaf.h"
+#include "libvmaf/libvmaf_cuda.h"
 #include "exactvmaf/exactvmaf.h"
 #include "feature_collector.h"
 #include "context.h"
@@ -254,6 +255,72 @@ static void test_loggers(void)
     exactvmaf_set_default_logger(NULL, NULL);
 }
 
+static unsigned released;
+
+static void count_release(void *opaque)
+{
+    (void)opaque;
+    released++;
+}
+
+/*
+ * Pictures in device memory where no CUDA device can be used (CI; the H200
+ * covers the rest in gpu_pipeline_test): METHOD_DEVICE and a wrapped frame
+ * are refused with an error and leave nothing behind; a frame the library
+ * cannot take is refused before any driver call. With a device, the same
+ * calls must succeed.
+ */
+static void test_device_pictures(void)
+{
+    char line[256] = "";
+    const bool gpu = !exactvmaf_device_describe(EXACTVMAF_BACKEND_CUDA, 0, line, sizeof(line));
+    VmafContext *v = NULL;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE };
+    CHECK(vmaf_init(&v, cfg) == 0);
+    VmafCudaPictureConfiguration pc = {
+        .pic_params = { 64, 48, 8, VMAF_PIX_FMT_YUV420P },
+        .pic_prealloc_method = VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE };
+    const int err = vmaf_cuda_preallocate_pictures(v, pc);
+    CHECK(gpu ? err == 0 : (err == -ENODEV || err == -ENOSYS));
+    VmafPicture p;
+    if (!gpu) CHECK(vmaf_cuda_fetch_preallocated_picture(v, &p) < 0);
+    CHECK(vmaf_close(v) == 0);
+
+    ExactvmafCudaFrame f = { .pix_fmt = VMAF_PIX_FMT_YUV420P, .bpc = 10, .w = 64, .h = 48,
+                             .semi_planar = 1, .shift = 7, .data = { 0x1000, 0x2000 },
+                             .pitch = { 128, 128 }, .release = count_release };
+    /* A build without CUDA refuses every frame (-ENOSYS) before looking at it. */
+    const int bad = EXACTVMAF_HAVE_CUDA ? -EINVAL : -ENOSYS;
+    memset(&p, 0xff, sizeof(p));
+    CHECK(exactvmaf_cuda_picture_wrap(&p, &f) == bad);        /* 10 bits << 7 > 16 */
+    CHECK(p.ref == NULL && p.data[0] == NULL);
+    f.shift = 6;
+    f.pitch[1] = 64;                                          /* chroma rows are 128 bytes */
+    CHECK(exactvmaf_cuda_picture_wrap(&p, &f) == bad);
+    f.pitch[1] = 128;
+    const int werr = exactvmaf_cuda_picture_wrap(&p, &f);
+    /* Host addresses are not device memory; without CUDA the call says so. */
+    CHECK(gpu ? werr == -EINVAL : (werr == -ENODEV || werr == -ENOSYS));
+    CHECK(p.ref == NULL && released == 0);
+}
+
+/* EXACTVMAF_PRECISION sets the writers' default for programs that cannot call us (FFmpeg). */
+static void test_precision_env(void)
+{
+    static const struct { const char *env; int digits; } cases[] = {
+        { NULL, 6 }, { "max", 0 }, { "3", 3 }, { "40", 0 }, { "", 6 } };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        if (cases[i].env) setenv("EXACTVMAF_PRECISION", cases[i].env, 1);
+        else unsetenv("EXACTVMAF_PRECISION");
+        VmafContext *v = NULL;
+        VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE };
+        CHECK(vmaf_init(&v, cfg) == 0);
+        CHECK(vmaf_ctx_output_precision(v) == cases[i].digits);
+        vmaf_close(v);
+    }
+    unsetenv("EXACTVMAF_PRECISION");
+}
+
 int main(void)
 {
     test_loggers();
@@ -263,6 +330,8 @@ int main(void)
     test_feature_names();
     test_tiny_frames_refused();
     test_threads_identical();
+    test_device_pictures();
+    test_precision_env();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

@@ -664,6 +664,28 @@ fail:
     return err;
 }
 
+int video_input_seek_decoded(VideoInput *vi, int64_t pts, int64_t dts)
+{
+    char e[128];
+    AvInput *a = vi->priv;
+    if (vi->fmt != &av_format || a->graph) return -ENOTSUP;
+    av_frame_unref(a->frame);
+    av_packet_unref(a->pkt);
+    a->primed = false;
+    /* MP4 seeks by presentation time, most others by decoding time. */
+    const int64_t ts = a->fmt->iformat->flags & AVFMT_SEEK_TO_PTS ? pts : dts;
+    const int r = av_seek_frame(a->fmt, a->stream, ts, AVSEEK_FLAG_BACKWARD);
+    if (r < 0) {
+        video_input_error(vi, "cannot seek to %lld: %s", (long long)ts,
+                          av_err(r, e, sizeof(e)));
+        return -EIO;
+    }
+    /* Also after a drain: the decoder takes packets again. */
+    avcodec_flush_buffers(a->dec);
+    a->demux_done = a->dec_done = false;
+    return 0;
+}
+
 static unsigned max_sample(const uint16_t *s, unsigned n)
 {
     unsigned m = 0;
@@ -787,6 +809,12 @@ done:
 int video_input_can_decode(void)
 {
     return 0;
+}
+
+int video_input_seek_decoded(VideoInput *vi, int64_t pts, int64_t dts)
+{
+    (void)vi, (void)pts, (void)dts;
+    return -ENOTSUP;
 }
 
 int video_input_open_decoded(VideoInput **out, const char *path, const VideoDecodeOptions *o)

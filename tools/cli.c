@@ -42,6 +42,7 @@ enum {
     ARG_SCALE_TO_REF,
     ARG_CONVERT,
     ARG_HWDEC,
+    ARG_HWDEC_SESSIONS,
     ARG_REPORT,
     ARG_PLOT,
     ARG_HELP,
@@ -90,6 +91,7 @@ static const struct option long_opts[] = {
     { "scale-to-ref",      no_argument,       NULL, ARG_SCALE_TO_REF },
     { "convert",           no_argument,       NULL, ARG_CONVERT },
     { "hwdec",             required_argument, NULL, ARG_HWDEC },
+    { "hwdec-sessions",    required_argument, NULL, ARG_HWDEC_SESSIONS },
     { "report",            required_argument, NULL, ARG_REPORT },
     { "plot",              required_argument, NULL, ARG_PLOT },
     { "help",              no_argument,       NULL, ARG_HELP },
@@ -131,6 +133,9 @@ static const char usage_text[] =
 "                              decodes H.264, HEVC, VP8, VP9 and AV1 only, whose\n"
 "                              decoding the standards fix bit for bit: the scores\n"
 "                              are the same either way\n"
+"     --hwdec-sessions N       NVDEC sessions per input (1 to 16; default 3): the\n"
+"                              file is cut at closed-GOP keyframes and segments are\n"
+"                              decoded side by side, on as many NVDEC engines\n"
 "\n"
 "What to compute:\n"
 " -m, --model PARAMS           model, \":\"-separated key[=value] list:\n"
@@ -691,6 +696,16 @@ static int parse_option(CliSettings *s, int o, const char *arg)
             return -1;
         }
         return 0;
+    case ARG_HWDEC_SESSIONS: {
+        char *end = NULL;
+        const unsigned long n = strtoul(arg, &end, 10);
+        if (!*arg || *end || n < 1 || n > 16) {
+            fail("invalid value \"%s\" for --hwdec-sessions: expected 1 to 16", arg);
+            return -1;
+        }
+        s->hwdec_sessions = (unsigned)n;
+        return 0;
+    }
     case ARG_REPORT:
         s->report_path = arg;
         return 0;

@@ -90,6 +90,7 @@ typedef struct CliSettings {
     bool scale_to_ref;              /**< --scale-to-ref: the distorted to the reference's size */
     bool convert;                   /**< --convert: other pixel formats to planar YUV */
     enum CliHwdec hwdec;            /**< --hwdec (default auto) */
+    unsigned hwdec_sessions;        /**< --hwdec-sessions N: NVDEC sessions per input; 0 auto */
     /* Reports. */
     const char *report_path;        /**< --report FILE.html */
     const char *plot_path;          /**< --plot FILE.svg */

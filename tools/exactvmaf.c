@@ -130,6 +130,10 @@ static bool for_y4m_reader(const char *path)
  * the frames stay on the GPU: NULL when they do (--backend cuda, or auto
  * with a usable device, as the library's auto decides), else why not.
  */
+/* NVDEC sessions per input by default: a GPU's engines (seven on an H200)
+ * shared by the two inputs. */
+#define HWDEC_SESSIONS 3
+
 static const char *hwdec_off(const CliSettings *c, char *buf, size_t len)
 {
     if (c->hwdec != CLI_HWDEC_AUTO) return NULL;
@@ -182,7 +186,8 @@ static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
             .gpu = c->n_gpu ? c->gpu[0] : 0,
             .hwdec_off = hwdec_off(c, off, sizeof(off)),
         };
-        err = video_input_open_decoded(vi, path, &o);
+        err = video_input_open_sessions(vi, path, &o,
+                                        c->hwdec_sessions ? c->hwdec_sessions : HWDEC_SESSIONS);
     }
     /* A read cut short by a stop signal ends the input quietly. */
     if (!err) (*vi)->interrupted = &stop_signal;

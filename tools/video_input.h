@@ -213,6 +213,24 @@ int video_input_can_decode(void);
  */
 int video_input_open_decoded(VideoInput **vi, const char *path, const VideoDecodeOptions *o);
 
+/**
+ * The same with `sessions` NVDEC decoders on the input (av_sessions.c): where
+ * NVDEC takes the stream, its frames are not scaled or converted and the
+ * file can be cut into closed-GOP segments, segments are decoded side by
+ * side and handed on in order; otherwise one decoder, as
+ * video_input_open_decoded().
+ */
+int video_input_open_sessions(VideoInput **vi, const char *path, const VideoDecodeOptions *o,
+                              unsigned sessions);
+
+/**
+ * Restart a decoded input at the keyframe whose timestamps are `pts` and
+ * `dts` (the stream's time base; the demuxer seeks by the one it uses): the
+ * next frame read is that keyframe's. Only for inputs without a scaler.
+ * @return 0 or a negative errno (printed).
+ */
+int video_input_seek_decoded(VideoInput *vi, int64_t pts, int64_t dts);
+
 /** Presentation time of frame `index` in seconds, or a negative number when unknown. */
 double video_input_timestamp(const VideoInput *vi, unsigned index);
 

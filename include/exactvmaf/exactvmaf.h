@@ -116,7 +116,10 @@ int exactvmaf_set_division(VmafContext *vmaf, enum ExactvmafDivision division);
  * "%.6f", or "%.16f" for a value whose fraction starts with more than six
  * zeros. digits in 1..16 uses digits decimals by the same rule. digits <= 0
  * (or above 16) selects "%.17g", which round-trips every double exactly.
- * fps stays "%.2f". @return 0 or negative errno.
+ * fps stays "%.2f". The environment variable EXACTVMAF_PRECISION (digits,
+ * or "max") sets the default of every context, for programs that write
+ * through vmaf_write_output() without calling this (FFmpeg's libvmaf and
+ * libvmaf_cuda filters). @return 0 or negative errno.
  */
 int exactvmaf_set_output_precision(VmafContext *vmaf, int digits);
 

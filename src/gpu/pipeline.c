@@ -750,7 +750,14 @@ static int log_flush(VmafGpu *gpu, VmafGpuLane *l)
     if (!err) err = err_end;
     if (err) {
         l->ops->graph_destroy(l->st, g);
-        return err;
+        /* A capture another thread's call invalidated (a device-wide
+         * synchronisation: a decoder freeing memory, say) ran nothing: the
+         * log queues the same work call by call, and the lane keeps its
+         * previous graph. */
+        if (log_replay(l, cur)) return err;
+        vmaf_log(VMAF_LOG_LEVEL_WARNING, "%s: a frame's work could not be captured as a graph "
+                 "(%d); it was queued call by call", vmaf_gpu_backend(gpu), err);
+        return 0;
     }
     l->ops->graph_destroy(l->st, l->graph);
     l->graph = g;

@@ -1,0 +1,492 @@
+/*
+ * Several NVDEC sessions on one input. One decode session keeps one NVDEC
+ * engine busy; a GPU has several (seven on an H200), and a 2160p HEVC
+ * stream decodes at about 90 frames per second on one. So the file is cut
+ * into segments that start at keyframes no later frame reaches back before
+ * (closed GOPs, found from the packets' timestamps), and S decoders, each an
+ * ordinary FFmpeg reader (av_input.c) of its own, decode segments side by
+ * side; the reader hands the frames on in order, segment after segment. Each
+ * decoder starts its segment at a keyframe and decodes only that segment's
+ * frames, so every frame is the one a single decoder gives (the codecs NVDEC
+ * decodes are bit-exact by their standards), and the scores do not change.
+ *
+ * Decode-ahead: at most S + 1 segments are decoded or held beyond the one
+ * being read, each at most SEG_BYTES / (S + 1) of frames; segments are whole
+ * GOPs, so a long GOP makes a longer segment.
+ *
+ * A session that fails hands its segment to the CPU decoder with
+ * --hwdec auto (the frames it gave are decoded again and dropped, one line
+ * says so); with --hwdec cuda the run ends naming the file and the frame.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "video_input.h"
+
+#if EXACTVMAF_HAVE_FFMPEG
+
+#include <libavformat/avformat.h>
+
+/* Frames of decode-ahead per input, in bytes of samples. */
+#define SEG_BYTES ((uint64_t)2 << 30)
+#define MAX_SESSIONS 16
+
+typedef struct Segment {
+    int64_t key_pts, key_dts;   /* where its decoder seeks */
+    double start_t, end_t;      /* its frames' timestamps, as the reader computes them */
+    unsigned frames;
+    unsigned first;             /* its first frame's index in the stream */
+    /* Filled by a session: */
+    VmafPicture *pic;
+    unsigned n_pic, handed;     /* decoded; handed to the reader's caller */
+    double *t;
+    bool done;
+    int err;                    /* at frame n_pic */
+    char *messages;
+} Segment;
+
+typedef struct Sessions Sessions;
+
+typedef struct Session {
+    Sessions *ss;
+    VideoInput *vi;             /* its own decoder; NULL once closed */
+    pthread_t thread;
+    bool started;
+} Session;
+
+struct Sessions {
+    VideoDecodeOptions o;
+    bool nvdec;                 /* the sessions decode on NVDEC (else the CPU: tests) */
+    char *path;
+    Session s[MAX_SESSIONS];
+    unsigned n;
+    Segment *seg;
+    unsigned n_seg;
+    unsigned next;              /* the next segment to decode */
+    unsigned cur, pos;          /* the reader's segment and frame in it */
+    unsigned ahead;             /* segments decoded or held beyond cur, at most */
+    unsigned out_bpc;
+    VideoInput *owner;          /* the reader the CLI sees */
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    bool stop, running;
+};
+
+/* Timestamps in seconds exactly as av_input.c computes a frame's. */
+static double seconds(int64_t pts, AVRational tb)
+{
+    return (double)pts * tb.num / tb.den;
+}
+
+typedef struct Pkt {
+    int64_t pts, dts;
+    bool key;
+} Pkt;
+
+/*
+ * The segments of `path`'s first video stream: reads its packets (not
+ * their decoding) and cuts at keyframes where no packet before has a later
+ * timestamp and none after an earlier one, every `target` frames or more.
+ * 0 with n_seg < 2 when it cannot be cut (no timestamps, one GOP).
+ */
+static int plan(Sessions *ss, unsigned sessions, uint64_t frame_bytes)
+{
+    AVFormatContext *fmt = NULL;
+    Pkt *p = NULL;
+    size_t n = 0, cap = 0;
+    int err = avformat_open_input(&fmt, ss->path, NULL, NULL) < 0 ? -EIO : 0;
+    if (!err && avformat_find_stream_info(fmt, NULL) < 0) err = -EIO;
+    const int stream = err ? -1 : av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
+    AVPacket *pkt = av_packet_alloc();
+    if (!err && (stream < 0 || !pkt)) err = -EIO;
+    while (!err && av_read_frame(fmt, pkt) >= 0) {
+        if (pkt->stream_index == stream) {
+            if (pkt->pts == AV_NOPTS_VALUE || pkt->dts == AV_NOPTS_VALUE) n = 0, err = 1;
+            if (!err && n == cap) {
+                cap = cap ? 2 * cap : 1024;
+                Pkt *q = realloc(p, cap * sizeof(*q));
+                if (!q) err = -ENOMEM;
+                else p = q;
+            }
+            if (!err) p[n++] = (Pkt){ pkt->pts, pkt->dts, (pkt->flags & AV_PKT_FLAG_KEY) != 0 };
+        }
+        av_packet_unref(pkt);
+    }
+    av_packet_free(&pkt);
+    const AVRational tb = stream >= 0 ? fmt->streams[stream]->time_base : (AVRational){ 1, 1 };
+    avformat_close_input(&fmt);
+    if (err) {
+        free(p);
+        return err > 0 ? 0 : err;
+    }
+    /* Segments of whole GOPs: a few per session over the file, the
+     * decode-ahead within SEG_BYTES, at least 24 frames. */
+    uint64_t target = n / (4 * (uint64_t)sessions);
+    const uint64_t most = SEG_BYTES / (sessions + 2) / (frame_bytes ? frame_bytes : 1);
+    if (target > most) target = most;
+    if (target < 24) target = 24;
+    int64_t *suffix_min = malloc((n + 1) * sizeof(*suffix_min));
+    ss->seg = calloc(n ? n : 1, sizeof(*ss->seg));
+    if (!suffix_min || !ss->seg) {
+        free(p);
+        free(suffix_min);
+        return -ENOMEM;
+    }
+    suffix_min[n] = INT64_MAX;
+    for (size_t i = n; i-- > 0;)
+        suffix_min[i] = p[i].pts < suffix_min[i + 1] ? p[i].pts : suffix_min[i + 1];
+    int64_t prefix_max = INT64_MIN;
+    size_t start = 0;
+    for (size_t i = 0; i <= n; i++) {
+        const bool cut = i == n || (i && p[i].key && prefix_max < p[i].pts &&
+                                    suffix_min[i] == p[i].pts && i - start >= target);
+        if (cut) {
+            Segment *s = &ss->seg[ss->n_seg++];
+            s->key_pts = p[start].pts;
+            s->key_dts = p[start].dts;
+            s->start_t = seconds(p[start].pts, tb);
+            s->frames = (unsigned)(i - start);
+            s->first = (unsigned)start;
+            if (ss->n_seg > 1) ss->seg[ss->n_seg - 2].end_t = s->start_t;
+            s->end_t = 1e300;
+            start = i;
+        }
+        if (i < n && p[i].pts > prefix_max) prefix_max = p[i].pts;
+    }
+    /* The first segment starts at the stream's first packet, which must be a keyframe. */
+    if (n && !p[0].key) ss->n_seg = 0;
+    free(suffix_min);
+    free(p);
+    return 0;
+}
+
+static void keep_messages(Segment *s, VideoInput *vi)
+{
+    char *m = video_input_take_messages(vi);
+    if (!m) return;
+    if (!s->messages) {
+        s->messages = m;
+        return;
+    }
+    const size_t a = strlen(s->messages), b = strlen(m);
+    char *t = realloc(s->messages, a + b + 1);
+    if (t) {
+        memcpy(t + a, m, b + 1);
+        s->messages = t;
+    }
+    free(m);
+}
+
+/* How the owner's caller set up reading (pictures from its pool, the
+ * planes it reads, the stop flag): set after the open, taken at the first read. */
+static void take_settings(Sessions *ss, VideoInput *vi)
+{
+    vi->alloc = ss->owner->alloc;
+    vi->alloc_arg = ss->owner->alloc_arg;
+    vi->planes = ss->owner->planes;
+    vi->interrupted = ss->owner->interrupted;
+}
+
+/* A new decoder for session k (the CPU's when `cpu`), its reads set up as the owner's. */
+static int open_session(Sessions *ss, unsigned k, bool cpu)
+{
+    VideoDecodeOptions o = ss->o;
+    /* Failures come back here, where the segment is known. */
+    o.hwdec = cpu || !ss->nvdec ? VIDEO_HWDEC_NONE : VIDEO_HWDEC_CUDA;
+    VideoInput *vi = NULL;
+    const int err = video_input_open_decoded(&vi, ss->path, &o);
+    if (err) return err;
+    vi->defer_messages = true;
+    ss->s[k].vi = vi;
+    if (ss->running) take_settings(ss, vi);
+    return 0;
+}
+
+/* Decode segment `i` on session k. 0, or the error (kept with the segment). */
+static int decode_segment(Sessions *ss, unsigned k, unsigned i)
+{
+    Segment *s = &ss->seg[i];
+    Session *se = &ss->s[k];
+    unsigned skip = 0;          /* frames a failed NVDEC session gave already */
+    bool cpu = false;
+    for (;;) {
+        int err = video_input_seek_decoded(se->vi, s->key_pts, s->key_dts);
+        unsigned got = 0;
+        while (!err && got < s->frames) {
+            VmafPicture pic;
+            const int r = video_input_read(se->vi, &pic, ss->out_bpc);
+            if (r <= 0) {
+                if (!r) video_input_error(se->vi, "ends within frames %.3f s to %.3f s, before "
+                                          "the segment's last", s->start_t, s->end_t);
+                err = r ? r : -EINVAL;
+                break;
+            }
+            const double t = video_input_timestamp(se->vi, se->vi->frame_index - 1);
+            if (t < s->start_t || t >= s->end_t) {
+                vmaf_picture_unref(&pic);
+                video_input_error(se->vi, "a frame at %.6f s is outside its segment "
+                                  "(%.6f s to %.6f s): its GOPs are not closed", t,
+                                  s->start_t, s->end_t);
+                err = -EINVAL;
+                break;
+            }
+            if (got++ < skip) {
+                vmaf_picture_unref(&pic);
+                continue;
+            }
+            pthread_mutex_lock(&ss->lock);
+            s->pic[s->n_pic] = pic;
+            s->t[s->n_pic++] = t;
+            pthread_cond_broadcast(&ss->cond);
+            const bool stop = ss->stop;
+            pthread_mutex_unlock(&ss->lock);
+            if (stop) return -EINTR;
+        }
+        if (!err) return 0;
+        keep_messages(s, se->vi);
+        if (cpu || !ss->nvdec || ss->o.hwdec != VIDEO_HWDEC_AUTO || err == -EINTR) return err;
+        /* NVDEC failed in this segment: the CPU decoder does it again, from
+         * its keyframe, dropping the frames NVDEC gave. */
+        char line[256];
+        snprintf(line, sizeof(line), "exactvmaf: %s: decoding frames %u to %u on the CPU (an "
+                 "NVDEC session failed at frame %u)\n", ss->path, s->first,
+                 s->first + s->frames - 1, s->first + s->n_pic);
+        free(s->messages);
+        s->messages = strdup(line);
+        video_input_close(&se->vi);
+        skip = s->n_pic;
+        cpu = true;
+        err = open_session(ss, k, true);
+        if (err) return err;
+    }
+}
+
+static void *session_main(void *arg)
+{
+    Session *se = arg;
+    Sessions *ss = se->ss;
+    const unsigned k = (unsigned)(se - ss->s);
+    for (;;) {
+        pthread_mutex_lock(&ss->lock);
+        while (!ss->stop && ss->next < ss->n_seg && ss->next > ss->cur + ss->ahead)
+            pthread_cond_wait(&ss->cond, &ss->lock);
+        if (ss->stop || ss->next >= ss->n_seg) {
+            pthread_mutex_unlock(&ss->lock);
+            break;
+        }
+        const unsigned i = ss->next++;
+        pthread_mutex_unlock(&ss->lock);
+        const int err = decode_segment(ss, k, i);
+        pthread_mutex_lock(&ss->lock);
+        ss->seg[i].err = err;
+        ss->seg[i].done = true;
+        pthread_cond_broadcast(&ss->cond);
+        pthread_mutex_unlock(&ss->lock);
+        if (err) break;
+    }
+    return NULL;
+}
+
+static void stop_sessions(Sessions *ss)
+{
+    pthread_mutex_lock(&ss->lock);
+    ss->stop = true;
+    pthread_cond_broadcast(&ss->cond);
+    pthread_mutex_unlock(&ss->lock);
+    for (unsigned k = 0; k < ss->n; k++) {
+        if (ss->s[k].vi) video_input_cancel(ss->s[k].vi);
+        if (ss->s[k].started) pthread_join(ss->s[k].thread, NULL);
+        ss->s[k].started = false;
+    }
+}
+
+static void sessions_close(VideoInput *vi)
+{
+    Sessions *ss = vi->priv;
+    if (!ss) return;
+    stop_sessions(ss);
+    for (unsigned k = 0; k < ss->n; k++) video_input_close(&ss->s[k].vi);
+    for (unsigned i = 0; i < ss->n_seg; i++) {
+        Segment *s = &ss->seg[i];
+        for (unsigned j = s->handed; j < s->n_pic; j++) vmaf_picture_unref(&s->pic[j]);
+        free(s->pic);
+        free(s->t);
+        free(s->messages);
+    }
+    free(ss->seg);
+    free(ss->path);
+    pthread_cond_destroy(&ss->cond);
+    pthread_mutex_destroy(&ss->lock);
+    free(ss);
+    vi->priv = NULL;
+}
+
+/* Messages of the sessions, printed (or kept) as the owner's own. */
+static void pass_messages(VideoInput *vi, char *m)
+{
+    if (!m) return;
+    if (!vi->defer_messages) {
+        fputs(m, stderr);
+        return;
+    }
+    const size_t a = vi->deferred ? strlen(vi->deferred) : 0, b = strlen(m);
+    char *t = realloc(vi->deferred, a + b + 1);
+    if (!t) return;
+    memcpy(t + a, m, b + 1);
+    vi->deferred = t;
+}
+
+static int sessions_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
+{
+    Sessions *ss = vi->priv;
+    pthread_mutex_lock(&ss->lock);
+    if (!ss->running) {
+        ss->out_bpc = out_bpc;
+        ss->running = true;
+        for (unsigned k = 0; k < ss->n; k++) take_settings(ss, ss->s[k].vi);
+        for (unsigned k = 0; k < ss->n; k++) {
+            if (pthread_create(&ss->s[k].thread, NULL, session_main, &ss->s[k])) break;
+            ss->s[k].started = true;
+        }
+    }
+    for (;;) {
+        if (ss->cur >= ss->n_seg) {
+            pthread_mutex_unlock(&ss->lock);
+            return 0;
+        }
+        Segment *s = &ss->seg[ss->cur];
+        if (ss->pos < s->n_pic) {
+            *pic = s->pic[ss->pos];
+            const double t = s->t[ss->pos++];
+            s->handed = ss->pos;
+            char *m = s->messages;
+            s->messages = NULL;
+            pthread_mutex_unlock(&ss->lock);
+            pass_messages(vi, m);
+            free(m);
+            video_input_add_timestamp(vi, t);
+            return 1;
+        }
+        if (s->done && s->err) {
+            const int err = s->err;
+            char *m = s->messages;
+            s->messages = NULL;
+            pthread_mutex_unlock(&ss->lock);
+            pass_messages(vi, m);
+            free(m);
+            return err;
+        }
+        if (s->done) {
+            ss->cur++;
+            ss->pos = 0;
+            pthread_cond_broadcast(&ss->cond);
+            continue;
+        }
+        if (atomic_load(&vi->cancelled)) {
+            pthread_mutex_unlock(&ss->lock);
+            return -EINTR;
+        }
+        struct timespec t;
+        clock_gettime(CLOCK_REALTIME, &t);
+        t.tv_nsec += 20 * 1000 * 1000;
+        if (t.tv_nsec >= 1000000000) {
+            t.tv_sec++;
+            t.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&ss->cond, &ss->lock, &t);
+    }
+}
+
+static const VideoInputFormat sessions_format = {
+    .name = "decoded in segments",
+    .read = sessions_read,
+    .close = sessions_close,
+};
+
+int video_input_open_sessions(VideoInput **out, const char *path, const VideoDecodeOptions *o,
+                              unsigned sessions)
+{
+    VideoInput *first = NULL;
+    int err = video_input_open_decoded(&first, path, o);
+    if (err) return err;
+    *out = first;
+    /* Only for NVDEC's frames as they are, from a file that can be read again.
+     * EXACTVMAF_SESSIONS_ON_CPU=1 cuts CPU-decoded input too: the segments'
+     * logic, tested where there is no GPU. */
+    const VideoInfo *in = video_input_info(first);
+    const char *any = getenv("EXACTVMAF_SESSIONS_ON_CPU");
+    const bool nvdec = !strncmp(in->decoder, "NVDEC", 5);
+    if (sessions < 2 || (!nvdec && !(any && !strcmp(any, "1"))) || o->scale_w || o->convert ||
+        o->raw || !strcmp(path, "-"))
+        return 0;
+    if (sessions > MAX_SESSIONS) sessions = MAX_SESSIONS;
+    Sessions *ss = calloc(1, sizeof(*ss));
+    if (!ss) return 0;
+    ss->o = *o;
+    ss->nvdec = nvdec;
+    ss->path = strdup(path);
+    if (!ss->path || pthread_mutex_init(&ss->lock, NULL)) {
+        free(ss->path);
+        free(ss);
+        return 0;
+    }
+    pthread_cond_init(&ss->cond, NULL);
+    err = plan(ss, sessions, in->frame_bytes);
+    VideoInput *vi = NULL;
+    if (!err && ss->n_seg >= 2) err = video_input_create(&vi, path, &sessions_format);
+    if (err || ss->n_seg < 2) {
+        /* One decoder it stays: the stream could not be cut. */
+        free(ss->seg);
+        free(ss->path);
+        pthread_cond_destroy(&ss->cond);
+        pthread_mutex_destroy(&ss->lock);
+        free(ss);
+        return err == -ENOMEM ? err : 0;
+    }
+    vi->priv = ss;
+    vi->info = *in;
+    ss->owner = vi;
+    ss->n = sessions < ss->n_seg ? sessions : ss->n_seg;
+    ss->ahead = ss->n + 1;
+    for (unsigned i = 0; i < ss->n_seg && !err; i++) {
+        ss->seg[i].pic = calloc(ss->seg[i].frames, sizeof(VmafPicture));
+        ss->seg[i].t = calloc(ss->seg[i].frames + 1, sizeof(double));
+        if (!ss->seg[i].pic || !ss->seg[i].t) err = -ENOMEM;
+    }
+    /* The probe's decoder goes; the sessions are opened alike. */
+    *out = NULL;
+    video_input_close(&first);
+    for (unsigned k = 0; k < ss->n && !err; k++) {
+        ss->s[k].ss = ss;
+        err = open_session(ss, k, false);
+    }
+    if (err) {
+        video_input_close(&vi);
+        return err;
+    }
+    if (nvdec)
+        snprintf(vi->info.decoder, sizeof(vi->info.decoder), "NVDEC on GPU %d, %u sessions, "
+                 "%u segments", o->gpu, ss->n, ss->n_seg);
+    else
+        fprintf(stderr, "exactvmaf: %s: %u segments on %u CPU decoders\n", path, ss->n_seg,
+                ss->n);
+    *out = vi;
+    return 0;
+}
+
+#else
+
+int video_input_open_sessions(VideoInput **out, const char *path, const VideoDecodeOptions *o,
+                              unsigned sessions)
+{
+    (void)sessions;
+    return video_input_open_decoded(out, path, o);
+}
+
+#endif
