@@ -121,12 +121,18 @@ def main():
         expect_error(exe, tmp, 'y4m header garbage', ['-r', tiny, '-d', DIS, '--no_prediction',
                                                       '--feature', 'float_vif'], 'tiny.yuv')
 
+        # --hwdec takes auto, cuda or none; anything else is a usage error (exit 1).
+        expect_error(exe, tmp, '--hwdec bogus', ['-r', REF, '-d', DIS, '--hwdec', 'bogus'], '--hwdec')
+        r = run(exe, '-r', REF, '-d', DIS, '--hwdec', 'bogus')
+        check(r.returncode == 1 and 'auto, cuda or none' in r.stderr,
+              '--hwdec bogus is a usage error naming the values: %d %r' % (r.returncode, r.stderr))
+
         r = run(exe, '--help')
         check(r.returncode == 0, '--help exits 0')
         for flag in ('--reference', '--distorted', '--width', '--height', '--pixel_format', '--bitdepth',
                      '--model', '--feature', '--output', '--xml', '--json', '--csv', '--sub', '--threads',
                      '--subsample', '--frame_cnt', '--frame_skip_ref', '--frame_skip_dist', '--cpumask',
-                     '--no_prediction', '--quiet', '--version', '--precision', '--division'):
+                     '--no_prediction', '--quiet', '--version', '--precision', '--division', '--hwdec'):
             check(flag in r.stdout, '--help documents %s' % flag)
 
     print('%d checks, %d failed' % (checks, len(failures)))

@@ -11,15 +11,23 @@ audio-only file, a pixel format that is not planar YUV (refused, then
 accepted with --convert), frame rates and lengths that differ: each a clear
 error naming the file, a non-zero exit and no output file.
 
+--hwdec: an H.264 pair decoded as --hwdec auto chooses (NVDEC where the
+metrics run on CUDA, else the CPU with one line per input saying why) equals
+the same pair decoded on the CPU, bit for bit; --hwdec cuda decodes on NVDEC
+or, without a usable CUDA device here, fails naming the file; a codec NVDEC
+is not used for (FFV1) fails with --hwdec cuda everywhere; y4m is read, not
+decoded: no line.
+
 With --decoder no (a build configured -Dffmpeg=disabled), the other side:
 y4m still scores, and a container or a scale option is refused with a clear
-error, a non-zero exit and no output file. --decoder yes fails where the
+error, a non-zero exit and no output file; --hwdec is accepted, and --hwdec
+cuda says that the build has no FFmpeg. --decoder yes fails where the
 executable says it has no decoder. Skipped (77) when ffmpeg is not
 installed and a decoder is expected.
 
 usage: video_test.py --exe build/tools/exactvmaf --decoder yes|no
 """
-import argparse, json, os, shutil, struct, subprocess, sys, tempfile
+import argparse, json, os, re, shutil, struct, subprocess, sys, tempfile
 
 EXIT_INPUT = 2
 results = []
@@ -81,6 +89,89 @@ def compare(exe, tmp, name, container_args, y4m_args):
         print('    %d/%d outputs identical over %d frames' % (same, tot, len(a['frames'])))
 
 
+def score_stderr(exe, tmp, name, *args):
+    """(output, stderr, exit status) of a run at full precision."""
+    out = os.path.join(tmp, name + '.json')
+    r = run(exe, *args, '--feature', 'psnr', '--precision', 'max', '--json', '-o', out, '-q')
+    return (json.load(open(out)) if not r.returncode else None), r.stderr, r.returncode
+
+
+def identical(a, b):
+    """Every frame's every output and the pooled values, bit for bit."""
+    if a is None or b is None:
+        return False, 'no output'
+    same, tot, first = same_outputs(a, b)
+    pooled = json.dumps(a.get('pooled_metrics'), sort_keys=True) == \
+        json.dumps(b.get('pooled_metrics'), sort_keys=True)
+    return tot > 0 and same == tot and pooled, '%d/%d identical; %s; pooled %s' % (
+        same, tot, first, 'equal' if pooled else 'differ')
+
+
+def cuda_usable(exe):
+    """Whether this machine has a CUDA device the tool can use (--list-devices)."""
+    r = run(exe, '--list-devices')
+    return any(re.match(r'cuda \d+: ', l) and 'cannot be opened' not in l
+               for l in r.stdout.splitlines())
+
+
+CPU_LINE = 'decoding on the CPU'
+
+
+def hwdec(exe, tmp, src, ffv1, ffv1_10, dis10):
+    """--hwdec on an H.264 pair (and FFV1 + H.264 High 10, which NVDEC refuses)."""
+    gpu = cuda_usable(exe)
+    print('    this machine has %s CUDA device' % ('a usable' if gpu else 'no usable'))
+    ref, dis = (os.path.join(tmp, 'hw_%s.mp4' % x) for x in ('ref', 'dis'))
+    ffmpeg('-i', src, '-c:v', 'libx264', '-crf', '18', ref)
+    ffmpeg('-i', src, '-c:v', 'libx264', '-crf', '36', dis)
+    pair = ['-r', ref, '-d', dis]
+    none, err_none, rc = score_stderr(exe, tmp, 'hw_none', *pair, '--hwdec', 'none')
+    record('--hwdec none: scores, no decoder line', rc == 0 and CPU_LINE not in err_none and
+           'NVDEC' not in err_none, err_none[-300:])
+    auto, err_auto, rc = score_stderr(exe, tmp, 'hw_auto', *pair)
+    ok, why = identical(auto, none)
+    record('--hwdec auto (the default) == --hwdec none, bit for bit', rc == 0 and ok,
+           why + ' ' + err_auto[-300:])
+    lines = [l for l in err_auto.splitlines() if CPU_LINE in l]
+    if gpu:
+        # NVDEC takes 8-bit H.264 where the metrics run on CUDA: no line.
+        record('--hwdec auto on a GPU: NVDEC, no line', not lines, err_auto[-300:])
+    else:
+        record('--hwdec auto without a GPU: one line per input, naming it and why',
+               len(lines) == 2 and 'hw_ref.mp4' in lines[0] and 'hw_dis.mp4' in lines[1] and
+               all('(' in l for l in lines), err_auto[-400:])
+    if gpu:
+        cuda, err, rc = score_stderr(exe, tmp, 'hw_cuda', *pair, '--hwdec', 'cuda')
+        ok, why = identical(cuda, none)
+        record('--hwdec cuda == --hwdec none, bit for bit', rc == 0 and ok, why + ' ' + err[-300:])
+    else:
+        expect_error(exe, tmp, '--hwdec cuda without a GPU: an error naming the file',
+                     pair + ['--hwdec', 'cuda'], ['hw_ref.mp4', 'NVDEC', '--hwdec cuda'])
+    # NVDEC is not used for FFV1 (nor on a GPU): cuda fails, auto says so.
+    expect_error(exe, tmp, '--hwdec cuda on FFV1: an error naming the file and codec',
+                 ['-r', ffv1, '-d', dis, '--hwdec', 'cuda'], [os.path.basename(ffv1), 'ffv1'])
+    # 10 bits: FFV1 and H.264 High 10 (which NVDEC refuses once it starts).
+    a, err_a, rc_a = score_stderr(exe, tmp, 'hw10_auto', '-r', ffv1_10, '-d', dis10)
+    b, err_b, rc_b = score_stderr(exe, tmp, 'hw10_none', '-r', ffv1_10, '-d', dis10,
+                                  '--hwdec', 'none')
+    ok, why = identical(a, b)
+    lines = [l for l in err_a.splitlines() if CPU_LINE in l]
+    record('--hwdec auto, FFV1 + H.264 High 10: == none, one line per input',
+           rc_a == 0 and rc_b == 0 and ok and len(lines) == 2, why + ' ' + err_a[-400:])
+    # y4m is read, not decoded: no line, and --hwdec cuda does not apply.
+    for mode in ('auto', 'cuda'):
+        r = run(exe, '-r', src, '-d', src, '--hwdec', mode, '-q')
+        record('--hwdec %s on y4m: no decoder line' % mode, r.returncode == 0 and
+               CPU_LINE not in r.stderr and 'NVDEC' not in r.stderr, r.stderr[-300:])
+    # The report names who decoded each input.
+    page = os.path.join(tmp, 'hw.html')
+    r = run(exe, *pair, '--report', page, '-q')
+    html = open(page).read() if os.path.exists(page) else ''
+    who = 'decoded by NVDEC' if gpu else 'decoded by the CPU'
+    record('--report names the decoder of each input', r.returncode == 0 and
+           html.count(who) == 2, r.stderr[-300:])
+
+
 def expect_error(exe, tmp, name, args, needles):
     outdir = tempfile.mkdtemp(dir=tmp)
     out = os.path.join(outdir, 'out.json')
@@ -124,6 +215,11 @@ def without_decoder(exe):
                      ['dis.mp4', 'without FFmpeg'])
         expect_error(exe, tmp, 'without FFmpeg: --scale-to-ref is refused',
                      ['-r', ref, '-d', dis, '--scale-to-ref'], ['without FFmpeg'])
+        a, err, rc = score_stderr(exe, tmp, 'y4m_hwdec', '-r', ref, '-d', dis, '--hwdec', 'auto')
+        record('without FFmpeg: --hwdec auto is accepted, y4m scores, no decoder line',
+               rc == 0 and a is not None and CPU_LINE not in err, err[-300:])
+        expect_error(exe, tmp, 'without FFmpeg: --hwdec cuda says the build has no FFmpeg',
+                     ['-r', ref, '-d', dis, '--hwdec', 'cuda'], ['--hwdec cuda', 'without FFmpeg'])
     print('%d passed, %d failed' % (results.count(True), results.count(False)))
     return 0 if all(results) else 1
 
@@ -182,6 +278,9 @@ def main():
                 compare(a.exe, tmp, '--scale 256x144 (both) == ffmpeg scale',
                         ['-r', ref_mkv, '-d', dis_mp4, '--scale', '256x144'],
                         ['-r', ref_s, '-d', both])
+
+        hwdec(a.exe, tmp, os.path.join(tmp, 'src8.y4m'), os.path.join(tmp, 'ref8.mkv'),
+              os.path.join(tmp, 'ref10.mkv'), os.path.join(tmp, 'dis10.mp4'))
 
         # Other planar layouts and depths pass through untouched (lossless FFV1
         # both sides, the distorted one blurred).

@@ -33,9 +33,9 @@ const AVCodec *av_hwdec_codec(enum AVCodecID id, char *why, size_t len)
 {
     const AVCodecDescriptor *cd = avcodec_descriptor_get(id);
     const char *name = cd ? cd->name : "this codec";
-    /* The standards of these fix every decoded sample; MPEG-2, MPEG-4 part
-     * 2, VC-1's predecessors and JPEG leave the inverse transform to the
-     * decoder, so NVDEC's samples may differ from the CPU decoder's. */
+    /* The standards of these fix every decoded sample; MPEG-1/2, MPEG-4
+     * part 2 and JPEG leave the inverse transform to the decoder, so NVDEC's
+     * samples may differ from the CPU decoder's (VC-1: not checked). */
     if (id != AV_CODEC_ID_H264 && id != AV_CODEC_ID_HEVC && id != AV_CODEC_ID_VP8 &&
         id != AV_CODEC_ID_VP9 && id != AV_CODEC_ID_AV1) {
         snprintf(why, len, "NVDEC is used for H.264, HEVC, VP8, VP9 and AV1 only, whose "

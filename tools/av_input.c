@@ -173,6 +173,11 @@ static int make_graph(VideoInput *vi, AvInput *a, const char *chain)
              sar.den);
     AVFilterInOut *in = avfilter_inout_alloc(), *out = avfilter_inout_alloc();
     a->graph = avfilter_graph_alloc();
+    /* Slice threads, one per core and one more (libavfilter's default when
+     * nb_threads is 0): the scale filter hands them to libswscale, which
+     * scales slices of a frame at once. The result does not depend on their
+     * number (the same frames scaled on 2 and on 16 cores are equal). */
+    if (a->graph) a->graph->nb_threads = 0;
     /* libav's calls return >= 0 on success. */
     int err = in && out && a->graph ? 0 : AVERROR(ENOMEM);
     if (err >= 0)
