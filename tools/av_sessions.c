@@ -1,7 +1,10 @@
 /*
- * Several NVDEC sessions on one input. One decode session keeps one NVDEC
- * engine busy; a GPU has several (seven on an H200), and a 2160p HEVC
- * stream decodes at about 90 frames per second on one. So the file is cut
+ * Several NVDEC sessions on one input (--hwdec-sessions). One decode
+ * session keeps one NVDEC engine busy; a GPU has several (seven on an
+ * H200). Measured on an H200, sessions of one process sharing the device's
+ * primary context gained a quarter at most on 2160p HEVC and lost on 1080p
+ * H.264, where separate processes scale (bench/results.md): so one session
+ * is the default. So the file is cut
  * into segments that start at keyframes no later frame reaches back before
  * (closed GOPs, found from the packets' timestamps), and S decoders, each an
  * ordinary FFmpeg reader (av_input.c) of its own, decode segments side by

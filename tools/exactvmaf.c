@@ -130,9 +130,11 @@ static bool for_y4m_reader(const char *path)
  * the frames stay on the GPU: NULL when they do (--backend cuda, or auto
  * with a usable device, as the library's auto decides), else why not.
  */
-/* NVDEC sessions per input by default: a GPU's engines (seven on an H200)
- * shared by the two inputs. */
-#define HWDEC_SESSIONS 3
+/* NVDEC sessions per input by default. Several sessions in one process
+ * (one CUDA context) did not scale on an H200 as separate processes do
+ * (bench/results.md, "Decode sessions"): 2160p HEVC gained up to a quarter
+ * with three, 1080p H.264 lost half; so one, and --hwdec-sessions to ask. */
+#define HWDEC_SESSIONS 1
 
 static const char *hwdec_off(const CliSettings *c, char *buf, size_t len)
 {
