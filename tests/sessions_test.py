@@ -10,7 +10,8 @@ presentation order), HEVC 10-bit and VP9 in Matroska, each made of GOPs of
 12 frames: every per-frame value with 2, 3 and 7 sessions equals the one-
 decoder run's as a 64-bit pattern, the tool says how many segments it cut
 (the knob took effect), a stream of one GOP is not cut, and an open-GOP
-stream (frames that reach back over a keyframe) is not cut either.
+stream (frames that reach back over a keyframe) is not cut either; counts
+outside 1..16 are refused.
 Skipped (77) without the ffmpeg tool or its encoders.
 
 usage: sessions_test.py --exe build/tools/exactvmaf
@@ -55,6 +56,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
     a = ap.parse_args()
+    for bad in ('0', '17', 'x', ''):
+        r = subprocess.run([a.exe, '-r', 'a.y4m', '-d', 'b.y4m', '--hwdec-sessions', bad],
+                           capture_output=True, text=True)
+        check(r.returncode != 0 and '--hwdec-sessions' in r.stderr,
+              '--hwdec-sessions %r: rc %d, %s' % (bad, r.returncode, r.stderr.strip()[:200]))
     if not shutil.which('ffmpeg'):
         print('SKIP: ffmpeg is not installed (Debian: apt-get install ffmpeg)')
         return 77

@@ -424,6 +424,17 @@ static int nvdec_failed(VideoInput *vi, AvInput *a, int err)
     return -EINVAL;
 }
 
+/* Decoding error r: NVDEC's goes to nvdec_failed (0: the CPU decoder took
+ * over, carry on), the CPU decoder's ends the read, printed. */
+static int decode_failed(VideoInput *vi, AvInput *a, int r, const char *note)
+{
+    char e[128];
+    if (a->hw.device) return nvdec_failed(vi, a, r);
+    video_input_error(vi, "frame %u cannot be decoded: %s%s", vi->frame_index,
+                      av_err(r, e, sizeof(e)), note);
+    return -EINVAL;
+}
+
 /* The decoder's next frame into a->frame: 1, 0 at the end, <0 error (printed). */
 static int decode_next(VideoInput *vi, AvInput *a)
 {
@@ -458,14 +469,9 @@ static int decode_next(VideoInput *vi, AvInput *a)
             return 0;
         }
         if (r != AVERROR(EAGAIN)) {
-            if (a->hw.device) {
-                r = nvdec_failed(vi, a, r);
-                if (r) return r;
-                continue;
-            }
-            video_input_error(vi, "frame %u cannot be decoded: %s (the stream is damaged)",
-                              vi->frame_index, av_err(r, e, sizeof(e)));
-            return -EINVAL;
+            r = decode_failed(vi, a, r, " (the stream is damaged)");
+            if (r) return r;
+            continue;
         }
         /* The decoder wants input; drained already: nothing more will come. */
         if (a->demux_done) return 0;
@@ -474,14 +480,8 @@ static int decode_next(VideoInput *vi, AvInput *a)
             a->demux_done = true;
             r = avcodec_send_packet(a->dec, NULL);
             if (r < 0 && r != AVERROR_EOF) {
-                if (a->hw.device) {
-                    r = nvdec_failed(vi, a, r);
-                    if (r) return r;
-                    continue;
-                }
-                video_input_error(vi, "frame %u cannot be decoded: %s", vi->frame_index,
-                                  av_err(r, e, sizeof(e)));
-                return -EINVAL;
+                r = decode_failed(vi, a, r, "");
+                if (r) return r;
             }
             continue;
         }
@@ -494,14 +494,9 @@ static int decode_next(VideoInput *vi, AvInput *a)
             r = avcodec_send_packet(a->dec, a->pkt);
             if (r < 0 && r != AVERROR(EAGAIN)) {
                 av_packet_unref(a->pkt);
-                if (a->hw.device) {
-                    r = nvdec_failed(vi, a, r);
-                    if (r) return r;
-                    continue;
-                }
-                video_input_error(vi, "frame %u cannot be decoded: %s (the stream is damaged)",
-                                  vi->frame_index, av_err(r, e, sizeof(e)));
-                return -EINVAL;
+                r = decode_failed(vi, a, r, " (the stream is damaged)");
+                if (r) return r;
+                continue;
             }
         }
         av_packet_unref(a->pkt);

@@ -216,6 +216,19 @@ static int upload(VmafGpuQueue *q, VmafGpuPtr dst, const void *src, size_t bytes
                                                      stream_of(q)));
 }
 
+/* h rows of w bytes from the source c names, spitch apart there, packed at dst. */
+static int copy_rows(VmafGpuQueue *q, EvcMemcpy2D *c, VmafGpuPtr dst, size_t spitch, size_t w,
+                     size_t h)
+{
+    c->srcPitch = spitch;
+    c->dstMemoryType = EVC_CU_MEMORYTYPE_DEVICE;
+    c->dstDevice = dst.mem + dst.off;
+    c->dstPitch = w;
+    c->WidthInBytes = w;
+    c->Height = h;
+    return EVC_CHECK(evc_driver()->cuMemcpy2DAsync(c, stream_of(q)));
+}
+
 static int upload_2d(VmafGpuQueue *q, VmafGpuPtr dst, const void *src, size_t spitch,
                      size_t w, size_t h)
 {
@@ -225,13 +238,7 @@ static int upload_2d(VmafGpuQueue *q, VmafGpuPtr dst, const void *src, size_t sp
     EvcMemcpy2D c = { 0 };
     c.srcMemoryType = EVC_CU_MEMORYTYPE_HOST;
     c.srcHost = src;
-    c.srcPitch = spitch;
-    c.dstMemoryType = EVC_CU_MEMORYTYPE_DEVICE;
-    c.dstDevice = dst.mem + dst.off;
-    c.dstPitch = w;
-    c.WidthInBytes = w;
-    c.Height = h;
-    return EVC_CHECK(evc_driver()->cuMemcpy2DAsync(&c, stream_of(q)));
+    return copy_rows(q, &c, dst, spitch, w, h);
 }
 
 static int download(VmafGpuQueue *q, void *dst, VmafGpuPtr src, size_t bytes)
@@ -254,13 +261,7 @@ static int copy_2d_in(VmafGpuQueue *q, VmafGpuPtr dst, uint64_t src, size_t spit
     EvcMemcpy2D c = { 0 };
     c.srcMemoryType = EVC_CU_MEMORYTYPE_DEVICE;
     c.srcDevice = src;
-    c.srcPitch = spitch;
-    c.dstMemoryType = EVC_CU_MEMORYTYPE_DEVICE;
-    c.dstDevice = dst.mem + dst.off;
-    c.dstPitch = w;
-    c.WidthInBytes = w;
-    c.Height = h;
-    return EVC_CHECK(evc_driver()->cuMemcpy2DAsync(&c, stream_of(q)));
+    return copy_rows(q, &c, dst, spitch, w, h);
 }
 
 static int wait_native(VmafGpuQueue *q, void *ev)
