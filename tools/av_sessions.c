@@ -252,7 +252,10 @@ static int decode_segment(Sessions *ss, unsigned k, unsigned i)
             if (stop) return -EINTR;
         }
         if (!err) return 0;
+        /* The reader takes a segment's messages under the lock. */
+        pthread_mutex_lock(&ss->lock);
         keep_messages(s, se->vi);
+        pthread_mutex_unlock(&ss->lock);
         if (cpu || !ss->nvdec || ss->o.hwdec != VIDEO_HWDEC_AUTO || err == -EINTR) return err;
         /* NVDEC failed in this segment: the CPU decoder does it again, from
          * its keyframe, dropping the frames NVDEC gave. */
@@ -260,10 +263,12 @@ static int decode_segment(Sessions *ss, unsigned k, unsigned i)
         snprintf(line, sizeof(line), "exactvmaf: %s: decoding frames %u to %u on the CPU (an "
                  "NVDEC session failed at frame %u)\n", ss->path, s->first,
                  s->first + s->frames - 1, s->first + s->n_pic);
+        pthread_mutex_lock(&ss->lock);
         free(s->messages);
         s->messages = strdup(line);
-        video_input_close(&se->vi);
         skip = s->n_pic;
+        pthread_mutex_unlock(&ss->lock);
+        video_input_close(&se->vi);
         cpu = true;
         err = open_session(ss, k, true);
         if (err) return err;
