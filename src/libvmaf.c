@@ -1118,8 +1118,10 @@ VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfigur
 int vmaf_ctx_preallocate_device(VmafContext *vmaf, enum VmafPixelFormat pix_fmt, unsigned bpc,
                                 unsigned w, unsigned h)
 {
-    if (vmaf->pool || vmaf->dev_pool) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "pictures were preallocated already");
+    if (vmaf->pool || vmaf->dev_pool || vmaf->started) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, vmaf->started ?
+                 "device pictures must be preallocated before the first picture" :
+                 "pictures were preallocated already");
         return -EINVAL;
     }
     /* In the imported state's context (the caller's, say FFmpeg's), else device 0's. */

@@ -303,6 +303,13 @@ int vmaf_picture_wrap_device(VmafPicture *pic, VmafDevPicture *dp,
     return 0;
 }
 
+int vmaf_picture_geometry(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                          unsigned w, unsigned h)
+{
+    size_t offset[3];
+    return pic && layout(pic, pix_fmt, bpc, w, h, offset) ? 0 : -EINVAL;
+}
+
 VmafDevPicture *vmaf_picture_device(const VmafPicture *pic)
 {
     return pic && pic->ref ? pic->ref->dev : NULL;

@@ -18,6 +18,13 @@ typedef struct VmafDevPicture VmafDevPicture;
  */
 int vmaf_picture_wrap_device(VmafPicture *pic, VmafDevPicture *dp,
                              enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w, unsigned h);
+/**
+ * pic's geometry (plane sizes, host strides) for a picture of these
+ * parameters, nothing allocated: 0, or -EINVAL where vmaf_picture_alloc()
+ * would refuse them.
+ */
+int vmaf_picture_geometry(VmafPicture *pic, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                          unsigned w, unsigned h);
 /** The device side of pic; NULL for a host picture. */
 VmafDevPicture *vmaf_picture_device(const VmafPicture *pic);
 /**

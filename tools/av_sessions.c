@@ -109,7 +109,8 @@ static int plan(Sessions *ss, unsigned sessions, uint64_t frame_bytes)
     AVPacket *pkt = av_packet_alloc();
     if (!err && (stream < 0 || !pkt)) err = -EIO;
     while (!err && av_read_frame(fmt, pkt) >= 0) {
-        if (pkt->stream_index == stream) {
+        /* Packets the demuxer marks for discarding (an edit list's) give no frame. */
+        if (pkt->stream_index == stream && !(pkt->flags & AV_PKT_FLAG_DISCARD)) {
             if (pkt->pts == AV_NOPTS_VALUE || pkt->dts == AV_NOPTS_VALUE) n = 0, err = 1;
             if (!err && n == cap) {
                 cap = cap ? 2 * cap : 1024;
@@ -124,7 +125,7 @@ static int plan(Sessions *ss, unsigned sessions, uint64_t frame_bytes)
     av_packet_free(&pkt);
     const AVRational tb = stream >= 0 ? fmt->streams[stream]->time_base : (AVRational){ 1, 1 };
     avformat_close_input(&fmt);
-    if (err) {
+    if (err || !n) {
         free(p);
         return err > 0 ? 0 : err;
     }
@@ -206,8 +207,13 @@ static int open_session(Sessions *ss, unsigned k, bool cpu)
     const int err = video_input_open_decoded(&vi, ss->path, &o);
     if (err) return err;
     vi->defer_messages = true;
-    ss->s[k].vi = vi;
     if (ss->running) take_settings(ss, vi);
+    pthread_mutex_lock(&ss->lock);
+    ss->s[k].vi = vi;
+    const bool stop = ss->stop;
+    pthread_mutex_unlock(&ss->lock);
+    /* Opened while the reader was being closed: stop_sessions missed it. */
+    if (stop) video_input_cancel(vi);
     return 0;
 }
 
@@ -231,10 +237,19 @@ static int decode_segment(Sessions *ss, unsigned k, unsigned i)
                 break;
             }
             const double t = video_input_timestamp(se->vi, se->vi->frame_index - 1);
-            if (t < s->start_t || t >= s->end_t) {
+            /* A demuxer that lands before the keyframe: frames of the segment before. */
+            if (t < s->start_t) {
                 vmaf_picture_unref(&pic);
-                video_input_error(se->vi, "a frame at %.6f s is outside its segment "
-                                  "(%.6f s to %.6f s): its GOPs are not closed", t,
+                continue;
+            }
+            /* The segment starts with its keyframe, whose timestamp is its
+             * lowest, and has only its own frames: anything else means the
+             * cut was not clean (a decoder that dropped frames there). */
+            if ((!got && t != s->start_t) || t >= s->end_t) {
+                vmaf_picture_unref(&pic);
+                video_input_error(se->vi, "frame %u of the stream is not where its segment "
+                                  "expects it (%.6f s; the segment is %.6f s to %.6f s): "
+                                  "--hwdec-sessions 1 reads this file", s->first + got, t,
                                   s->start_t, s->end_t);
                 err = -EINVAL;
                 break;
@@ -267,8 +282,13 @@ static int decode_segment(Sessions *ss, unsigned k, unsigned i)
         free(s->messages);
         s->messages = strdup(line);
         skip = s->n_pic;
+        /* stop_sessions cancels se->vi under the lock: swapped under it too. */
+        VideoInput *old = se->vi;
+        se->vi = NULL;
+        const bool stop = ss->stop;
         pthread_mutex_unlock(&ss->lock);
-        video_input_close(&se->vi);
+        video_input_close(&old);
+        if (stop) return -EINTR;
         cpu = true;
         err = open_session(ss, k, true);
         if (err) return err;
@@ -306,9 +326,10 @@ static void stop_sessions(Sessions *ss)
     pthread_mutex_lock(&ss->lock);
     ss->stop = true;
     pthread_cond_broadcast(&ss->cond);
+    for (unsigned k = 0; k < ss->n; k++)
+        if (ss->s[k].vi) video_input_cancel(ss->s[k].vi);
     pthread_mutex_unlock(&ss->lock);
     for (unsigned k = 0; k < ss->n; k++) {
-        if (ss->s[k].vi) video_input_cancel(ss->s[k].vi);
         if (ss->s[k].started) pthread_join(ss->s[k].thread, NULL);
         ss->s[k].started = false;
     }
@@ -358,9 +379,17 @@ static int sessions_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
         ss->out_bpc = out_bpc;
         ss->running = true;
         for (unsigned k = 0; k < ss->n; k++) take_settings(ss, ss->s[k].vi);
+        unsigned started = 0;
         for (unsigned k = 0; k < ss->n; k++) {
             if (pthread_create(&ss->s[k].thread, NULL, session_main, &ss->s[k])) break;
             ss->s[k].started = true;
+            started++;
+        }
+        /* Fewer threads take every segment all the same; none would hang here. */
+        if (!started) {
+            pthread_mutex_unlock(&ss->lock);
+            video_input_error(vi, "cannot start its decoding threads");
+            return -ENOMEM;
         }
     }
     for (;;) {
@@ -417,6 +446,23 @@ static const VideoInputFormat sessions_format = {
     .close = sessions_close,
 };
 
+/*
+ * Containers whose keyframe flags mark random-access points and whose
+ * packets are frames (MP4/MOV's sync samples, Matroska's and IVF's
+ * keyframes): an MPEG-TS parser also flags recovery points, from which a
+ * decoder drops frames, so other containers are read by one decoder.
+ */
+static bool cuttable(const char *path)
+{
+    AVFormatContext *fmt = NULL;
+    if (avformat_open_input(&fmt, path, NULL, NULL) < 0) return false;
+    const char *n = fmt->iformat->name;
+    const bool ok = strstr(n, "mp4") || strstr(n, "mov") || strstr(n, "matroska") ||
+                    !strcmp(n, "ivf");
+    avformat_close_input(&fmt);
+    return ok;
+}
+
 int video_input_open_sessions(VideoInput **out, const char *path, const VideoDecodeOptions *o,
                               unsigned sessions)
 {
@@ -431,7 +477,7 @@ int video_input_open_sessions(VideoInput **out, const char *path, const VideoDec
     const char *any = getenv("EXACTVMAF_SESSIONS_ON_CPU");
     const bool nvdec = !strncmp(in->decoder, "NVDEC", 5);
     if (sessions < 2 || (!nvdec && !(any && !strcmp(any, "1"))) || o->scale_w || o->convert ||
-        o->raw || !strcmp(path, "-"))
+        o->raw || !strcmp(path, "-") || !cuttable(path))
         return 0;
     if (sessions > MAX_SESSIONS) sessions = MAX_SESSIONS;
     Sessions *ss = calloc(1, sizeof(*ss));
@@ -473,6 +519,13 @@ int video_input_open_sessions(VideoInput **out, const char *path, const VideoDec
     for (unsigned k = 0; k < ss->n && !err; k++) {
         ss->s[k].ss = ss;
         err = open_session(ss, k, false);
+        /* Fewer sessions than asked (another decoder cannot be made) still cut. */
+        if (err && k) {
+            ss->n = k;
+            ss->ahead = k + 1;
+            err = 0;
+            break;
+        }
     }
     if (err) {
         video_input_close(&vi);

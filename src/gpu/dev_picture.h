@@ -64,8 +64,10 @@ typedef struct VmafDevPictureOps {
 
 struct VmafDevPicture {
     const VmafDevPictureOps *ops;
-    /** The CUDA device ordinal the planes live on. */
+    /** The CUDA device ordinal the planes live on, and the context (CUcontext)
+     *  of their allocation: a lane reads them only in that context. */
     int device;
+    void *context;
     VmafDevLayout layout;
     /** Samples are stored value << shift (P010: 6); 0 for 8-bit samples. */
     unsigned shift;

@@ -1249,11 +1249,14 @@ static int device_plane(VmafGpu *gpu, VmafGpuLane *l, const VmafDevPicture *dp, 
     return vmaf_gpu_launch(l, l->k_unpack, w, h, 1, 32, 8, args);
 }
 
-/* Whether the lane's device reads dp's memory itself (else its host copy is uploaded). */
+/* Whether the lane reads dp's memory itself: the same device and context
+ * (memory of another context would fault in the lane's kernels). Else its
+ * host copy is uploaded. */
 static bool reads_device_picture(const VmafGpuLane *l, const VmafDevPicture *dp)
 {
     return dp && l->ops->copy_2d_in && l->k_unpack &&
-           l->ops->device_ordinal(l->st) == dp->device;
+           l->ops->device_ordinal(l->st) == dp->device &&
+           l->ops->native_context(l->st) == dp->context;
 }
 
 static int upload_planes(VmafGpu *gpu, VmafGpuLane *l, const VmafPicture *const pic[2],

@@ -252,6 +252,11 @@ static int device_ordinal(const VmafGpuDev *d)
     return evc_state_device(st_of(d));
 }
 
+static void *native_context(const VmafGpuDev *d)
+{
+    return evc_state_context(st_of(d));
+}
+
 static int copy_2d_in(VmafGpuQueue *q, VmafGpuPtr dst, uint64_t src, size_t spitch, size_t w,
                       size_t h)
 {
@@ -349,6 +354,7 @@ static const VmafGpuOps cuda_ops = {
     .host_register = host_register,
     .host_unregister = host_unregister,
     .device_ordinal = device_ordinal,
+    .native_context = native_context,
     .copy_2d_in = copy_2d_in,
     .wait_native = wait_native,
     .graph_ok = graph_ok,

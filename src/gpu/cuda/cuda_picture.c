@@ -185,7 +185,7 @@ int evc_picture_pool_create(EvcPicturePool **out, VmafCudaState *st,
     *out = NULL;
     VmafPicture probe;
     /* The host pictures' checks; the device layout packs rows (pitch = row). */
-    int err = vmaf_picture_alloc(&probe, pix_fmt, bpc, w, h);
+    int err = vmaf_picture_geometry(&probe, pix_fmt, bpc, w, h);
     if (err) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda: device pictures of %ux%u, %u bits, layout %d "
                  "cannot be made", w, h, bpc, (int)pix_fmt);
@@ -194,7 +194,6 @@ int evc_picture_pool_create(EvcPicturePool **out, VmafCudaState *st,
     EvcPicturePool *pool = calloc(1, sizeof(*pool));
     if (!pool || pthread_mutex_init(&pool->lock, NULL)) {
         free(pool);
-        vmaf_picture_unref(&probe);
         return -ENOMEM;
     }
     atomic_init(&pool->refs, 1);
@@ -209,7 +208,6 @@ int evc_picture_pool_create(EvcPicturePool **out, VmafCudaState *st,
         /* Planes start on 256 bytes, as the copy engines like. */
         pool->size += (pool->pitch[p] * probe.h[p] + 255) & ~(size_t)255;
     }
-    vmaf_picture_unref(&probe);
     if (st && !evc_state_primary(st)) {
         /* The caller's context: the caller keeps it for the pool's life. */
         pool->ctx = evc_state_context(st);
@@ -280,6 +278,7 @@ static int pool_new(EvcPicturePool *pool, DevPic **out)
     d->pool = pool;
     d->base.ops = &pool_ops;
     d->base.device = (int)pool->dev;
+    d->base.context = pool->ctx;
     d->base.layout = VMAF_DEV_PLANAR;
     d->base.bytes = pool->bpc > 8 ? 2 : 1;
     for (unsigned p = 0; p < plane_count(pool->pix_fmt); p++) {
@@ -349,25 +348,37 @@ static int check_frame(const ExactvmafCudaFrame *f)
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda frame: a semi-planar frame needs chroma");
         return -EINVAL;
     }
+    /* The geometry alone: nothing is allocated on the decoder's hot path. */
     VmafPicture probe;
-    int err = vmaf_picture_alloc(&probe, f->pix_fmt, f->bpc, f->w, f->h);
-    if (err) {
+    if (vmaf_picture_geometry(&probe, f->pix_fmt, f->bpc, f->w, f->h)) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda frame: %ux%u, %u bits, layout %d is not a "
                  "picture the library takes", f->w, f->h, f->bpc, (int)f->pix_fmt);
-        return err;
+        return -EINVAL;
     }
     const unsigned planes = semi ? 2 : plane_count(f->pix_fmt);
-    for (unsigned p = 0; p < planes && !err; p++) {
+    for (unsigned p = 0; p < planes; p++) {
         const size_t row = (size_t)probe.w[p] * b * (semi && p ? 2 : 1);
-        if (!f->data[p] || f->pitch[p] < row) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda frame: plane %u has %s (rows of %zu bytes "
-                     "need a pitch of at least that)", p,
-                     f->data[p] ? "a pitch too small" : "no address", row);
-            err = -EINVAL;
+        if (!f->data[p] || f->pitch[p] < row || f->data[p] % b || f->pitch[p] % b) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda frame: plane %u has %s (rows of %zu bytes; "
+                     "%u-byte samples need their address and pitch aligned to %u)", p,
+                     !f->data[p] ? "no address" : f->pitch[p] < row ? "a pitch too small" :
+                     "a misaligned address or pitch", row, b, b);
+            return -EINVAL;
         }
     }
-    vmaf_picture_unref(&probe);
-    return err;
+    return 0;
+}
+
+/* The context of the allocation holding `addr`; NULL when it is not device memory. */
+static CUcontext context_of(unsigned long long addr, int *ordinal)
+{
+    const EvcDriver *drv = evc_driver();
+    CUcontext ctx = NULL;
+    if (drv->cuPointerGetAttribute(&ctx, EVC_CU_POINTER_ATTRIBUTE_CONTEXT, (CUdeviceptr)addr) ||
+        drv->cuPointerGetAttribute(ordinal, EVC_CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+                                   (CUdeviceptr)addr))
+        return NULL;
+    return ctx;
 }
 
 VMAF_EXPORT int exactvmaf_cuda_picture_wrap(VmafPicture *pic, const ExactvmafCudaFrame *frame)
@@ -385,15 +396,22 @@ VMAF_EXPORT int exactvmaf_cuda_picture_wrap(VmafPicture *pic, const ExactvmafCud
     const EvcDriver *drv = evc_driver();
     DevPic *d = calloc(1, sizeof(*d));
     if (!d) return -ENOMEM;
-    /* The allocation says which context and device it belongs to; an
-     * address that is not device memory is refused here. */
+    /* The allocations say which context and device they belong to; an
+     * address that is not device memory, or planes of two contexts, are
+     * refused here rather than faulting on the GPU later. */
     int ordinal = -1;
-    CUresult r = drv->cuPointerGetAttribute(&d->ctx, EVC_CU_POINTER_ATTRIBUTE_CONTEXT,
-                                            (CUdeviceptr)frame->data[0]);
-    if (r == EVC_CUDA_SUCCESS)
-        r = drv->cuPointerGetAttribute(&ordinal, EVC_CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-                                       (CUdeviceptr)frame->data[0]);
-    if (r != EVC_CUDA_SUCCESS || !d->ctx) {
+    d->ctx = context_of(frame->data[0], &ordinal);
+    for (unsigned p = 1; d->ctx && p < (frame->semi_planar ? 2u : plane_count(frame->pix_fmt));
+         p++) {
+        int o = -1;
+        if (context_of(frame->data[p], &o) != d->ctx || o != ordinal) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda frame: plane %u (0x%llx) is not device memory "
+                     "of plane 0's context", p, frame->data[p]);
+            free(d);
+            return -EINVAL;
+        }
+    }
+    if (!d->ctx) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda frame: plane 0 (0x%llx) is not CUDA device "
                  "memory", frame->data[0]);
         free(d);
@@ -406,16 +424,17 @@ VMAF_EXPORT int exactvmaf_cuda_picture_wrap(VmafPicture *pic, const ExactvmafCud
     }
     err = EVC_CHECK(drv->cuEventCreate(&d->ev, EVC_CU_EVENT_DISABLE_TIMING));
     if (!err) err = EVC_CHECK(drv->cuEventRecord(d->ev, (CUstream)frame->cu_stream));
+    if (err && d->ev) drv->cuEventDestroy(d->ev);
     CUcontext prev;
     drv->cuCtxPopCurrent(&prev);
     if (err) {
-        if (d->ev) drv->cuEventDestroy(d->ev);
         free(d);
         return err;
     }
     const bool semi = frame->semi_planar != 0;
     d->base.ops = &wrap_ops;
     d->base.device = ordinal;
+    d->base.context = d->ctx;
     d->base.layout = semi ? VMAF_DEV_SEMIPLANAR : VMAF_DEV_PLANAR;
     d->base.shift = frame->shift;
     d->base.bytes = frame->bpc > 8 ? 2 : 1;
