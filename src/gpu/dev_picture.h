@@ -64,9 +64,8 @@ typedef struct VmafDevPictureOps {
 
 struct VmafDevPicture {
     const VmafDevPictureOps *ops;
-    /** The CUDA device ordinal the planes live on, and the context (CUcontext)
-     *  of their allocation: a lane reads them only in that context. */
-    int device;
+    /** The context (CUcontext) of the planes' allocation, which names their
+     *  device too: a lane reads them only in that context. */
     void *context;
     VmafDevLayout layout;
     /** Samples are stored value << shift (P010: 6); 0 for 8-bit samples. */

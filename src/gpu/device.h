@@ -132,14 +132,11 @@ typedef struct VmafGpuOps {
     /*
      * Device pictures (gpu/dev_picture.h): NULL where the backend cannot
      * read another API's device memory (then the pipeline reads their host
-     * copies). device_ordinal: the CUDA device d is; native_context: its
-     * context; copy_2d_in: h rows of
+     * copies). native_context: the context d works in; copy_2d_in: h rows of
      * w bytes from the device address src (rows spitch apart) to dst,
      * packed; wait_native: work queued on q from now on waits for the
      * backend's own event `ev` (a CUevent, of any context).
      */
-    int (*device_ordinal)(const VmafGpuDev *d);
-    /** The backend's context d works in (a CUcontext). */
     void *(*native_context)(const VmafGpuDev *d);
     int (*copy_2d_in)(VmafGpuQueue *q, VmafGpuPtr dst, uint64_t src, size_t spitch, size_t w,
                       size_t h);

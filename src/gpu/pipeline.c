@@ -1249,13 +1249,12 @@ static int device_plane(VmafGpu *gpu, VmafGpuLane *l, const VmafDevPicture *dp, 
     return vmaf_gpu_launch(l, l->k_unpack, w, h, 1, 32, 8, args);
 }
 
-/* Whether the lane reads dp's memory itself: the same device and context
- * (memory of another context would fault in the lane's kernels). Else its
- * host copy is uploaded. */
+/* Whether the lane reads dp's memory itself: its own context (memory of
+ * another context, or another device's, would fault in the lane's
+ * kernels). Else its host copy is uploaded. */
 static bool reads_device_picture(const VmafGpuLane *l, const VmafDevPicture *dp)
 {
     return dp && l->ops->copy_2d_in && l->k_unpack &&
-           l->ops->device_ordinal(l->st) == dp->device &&
            l->ops->native_context(l->st) == dp->context;
 }
 
@@ -1269,7 +1268,7 @@ static int upload_planes(VmafGpu *gpu, VmafGpuLane *l, const VmafPicture *const 
         const VmafDevPicture *dp = vmaf_picture_device(src);
         int err = 0;
         if (dp && !reads_device_picture(l, dp)) {
-            /* Another device's or another API's memory: through the host
+            /* Another context's or another API's memory: through the host
              * (downloaded once per picture, kept with it). */
             err = vmaf_picture_host(src, &host);
             src = &host;

@@ -247,11 +247,6 @@ static int download(VmafGpuQueue *q, void *dst, VmafGpuPtr src, size_t bytes)
                                                      stream_of(q)));
 }
 
-static int device_ordinal(const VmafGpuDev *d)
-{
-    return evc_state_device(st_of(d));
-}
-
 static void *native_context(const VmafGpuDev *d)
 {
     return evc_state_context(st_of(d));
@@ -353,7 +348,6 @@ static const VmafGpuOps cuda_ops = {
     .download = download,
     .host_register = host_register,
     .host_unregister = host_unregister,
-    .device_ordinal = device_ordinal,
     .native_context = native_context,
     .copy_2d_in = copy_2d_in,
     .wait_native = wait_native,

@@ -60,9 +60,8 @@ enum {
     EVC_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
 };
 
-/* cuPointerGetAttribute: the allocation's context and device ordinal. */
+/* cuPointerGetAttribute: the allocation's context. */
 #define EVC_CU_POINTER_ATTRIBUTE_CONTEXT 1
-#define EVC_CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL 9
 
 #define EVC_CU_STREAM_NON_BLOCKING 0x1u
 #define EVC_CU_EVENT_DEFAULT 0x0u
@@ -131,7 +130,6 @@ typedef struct EvcDriver {
     CUresult (*cuGraphExecDestroy)(CUgraphExec exec);
     /* Device pictures (cuda_picture.c). */
     CUresult (*cuPointerGetAttribute)(void *data, int attribute, CUdeviceptr ptr);
-    CUresult (*cuCtxSetCurrent)(CUcontext ctx);
     CUresult (*cuGetErrorName)(CUresult err, const char **name);
     CUresult (*cuGetErrorString)(CUresult err, const char **text);
 } EvcDriver;

@@ -277,7 +277,6 @@ static int pool_new(EvcPicturePool *pool, DevPic **out)
     d->ctx = pool->ctx;
     d->pool = pool;
     d->base.ops = &pool_ops;
-    d->base.device = (int)pool->dev;
     d->base.context = pool->ctx;
     d->base.layout = VMAF_DEV_PLANAR;
     d->base.bytes = pool->bpc > 8 ? 2 : 1;
@@ -370,13 +369,11 @@ static int check_frame(const ExactvmafCudaFrame *f)
 }
 
 /* The context of the allocation holding `addr`; NULL when it is not device memory. */
-static CUcontext context_of(unsigned long long addr, int *ordinal)
+static CUcontext context_of(unsigned long long addr)
 {
-    const EvcDriver *drv = evc_driver();
     CUcontext ctx = NULL;
-    if (drv->cuPointerGetAttribute(&ctx, EVC_CU_POINTER_ATTRIBUTE_CONTEXT, (CUdeviceptr)addr) ||
-        drv->cuPointerGetAttribute(ordinal, EVC_CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
-                                   (CUdeviceptr)addr))
+    if (evc_driver()->cuPointerGetAttribute(&ctx, EVC_CU_POINTER_ATTRIBUTE_CONTEXT,
+                                            (CUdeviceptr)addr))
         return NULL;
     return ctx;
 }
@@ -399,12 +396,10 @@ VMAF_EXPORT int exactvmaf_cuda_picture_wrap(VmafPicture *pic, const ExactvmafCud
     /* The allocations say which context and device they belong to; an
      * address that is not device memory, or planes of two contexts, are
      * refused here rather than faulting on the GPU later. */
-    int ordinal = -1;
-    d->ctx = context_of(frame->data[0], &ordinal);
+    d->ctx = context_of(frame->data[0]);
     for (unsigned p = 1; d->ctx && p < (frame->semi_planar ? 2u : plane_count(frame->pix_fmt));
          p++) {
-        int o = -1;
-        if (context_of(frame->data[p], &o) != d->ctx || o != ordinal) {
+        if (context_of(frame->data[p]) != d->ctx) {
             vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda frame: plane %u (0x%llx) is not device memory "
                      "of plane 0's context", p, frame->data[p]);
             free(d);
@@ -433,7 +428,6 @@ VMAF_EXPORT int exactvmaf_cuda_picture_wrap(VmafPicture *pic, const ExactvmafCud
     }
     const bool semi = frame->semi_planar != 0;
     d->base.ops = &wrap_ops;
-    d->base.device = ordinal;
     d->base.context = d->ctx;
     d->base.layout = semi ? VMAF_DEV_SEMIPLANAR : VMAF_DEV_PLANAR;
     d->base.shift = frame->shift;

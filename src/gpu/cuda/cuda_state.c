@@ -109,7 +109,6 @@ static void load_driver(void)
         { (void **)&d.cuGraphDestroy, "cuGraphDestroy", NULL, true },
         { (void **)&d.cuGraphExecDestroy, "cuGraphExecDestroy", NULL, true },
         { (void **)&d.cuPointerGetAttribute, "cuPointerGetAttribute", NULL, false },
-        { (void **)&d.cuCtxSetCurrent, "cuCtxSetCurrent", NULL, false },
         { (void **)&d.cuGetErrorName, "cuGetErrorName", NULL, false },
         { (void **)&d.cuGetErrorString, "cuGetErrorString", NULL, false },
     };
