@@ -638,15 +638,21 @@ def row_label(label, threads):
     return label.replace(' T', ' %d' % threads)
 
 
-def fps_table(pairs, cells, threads):
+def run_rows(pairs, cells, threads, show):
+    """A table of the runs (ROWS) by pair, each cell show(cell) or '-'."""
     names = [p.name for p in pairs]
     out = ['| run | ' + ' | '.join(names) + ' |', '|---' * (len(names) + 1) + '|']
     for key, label in ROWS:
         if key not in cells:
             continue
-        out.append('| %s | %s |' % (row_label(label, threads),
-                                    ' | '.join(cells[key][n].text() if n in cells[key] else '-'
-                                               for n in names)))
+        row = [show(cells[key][n]) if n in cells[key] else '-' for n in names]
+        out.append('| %s | %s |' % (row_label(label, threads), ' | '.join(row)))
+    return out
+
+
+def fps_table(pairs, cells, threads):
+    names = [p.name for p in pairs]
+    out = run_rows(pairs, cells, threads, lambda c: c.text())
     for num, den, kind, label in RATIOS:
         if num in cells and den in cells:
             out.append('| %s | %s |' % (label, ' | '.join(ratio(cells, num, den, n, kind)
@@ -669,15 +675,8 @@ def sessions_table(pairs, cells, sessions):
 
 
 def mem_table(pairs, cells, threads):
-    names = [p.name for p in pairs]
-    out = ['| run | ' + ' | '.join(names) + ' |', '|---' * (len(names) + 1) + '|']
-    for key, label in ROWS:
-        if key not in cells:
-            continue
-        out.append('| %s | %s |' % (row_label(label, threads), ' | '.join(
-            '%d' % cells[key][n].mem if n in cells[key] and cells[key][n].mem is not None
-            else '-' for n in names)))
-    return out
+    return run_rows(pairs, cells, threads,
+                    lambda c: '%d' % c.mem if c.mem is not None else '-')
 
 
 # ---------------------------------------------------------------- main

@@ -96,7 +96,8 @@ typedef struct Pkt {
  * The segments of `path`'s first video stream: reads its packets (not
  * their decoding) and cuts at keyframes where no packet before has a later
  * timestamp and none after an earlier one, every `target` frames or more.
- * 0 with n_seg < 2 when it cannot be cut (no timestamps, one GOP).
+ * 0 with n_seg < 2 when it cannot be cut (no timestamps, one GOP, a
+ * container whose keyframes are not all random-access points).
  */
 static int plan(Sessions *ss, unsigned sessions, uint64_t frame_bytes)
 {
@@ -104,6 +105,14 @@ static int plan(Sessions *ss, unsigned sessions, uint64_t frame_bytes)
     Pkt *p = NULL;
     size_t n = 0, cap = 0;
     int err = avformat_open_input(&fmt, ss->path, NULL, NULL) < 0 ? -EIO : 0;
+    /* Containers whose keyframe flags mark random-access points and whose
+     * packets are frames (MP4/MOV's sync samples, Matroska's and IVF's
+     * keyframes). An MPEG-TS parser also flags recovery points, from which a
+     * decoder drops frames: other containers are read by one decoder. */
+    const char *name = err ? "" : fmt->iformat->name;
+    if (!err && !strstr(name, "mp4") && !strstr(name, "mov") && !strstr(name, "matroska") &&
+        strcmp(name, "ivf"))
+        err = 1;
     if (!err && avformat_find_stream_info(fmt, NULL) < 0) err = -EIO;
     const int stream = err ? -1 : av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
     AVPacket *pkt = av_packet_alloc();
@@ -170,20 +179,20 @@ static int plan(Sessions *ss, unsigned sessions, uint64_t frame_bytes)
     return 0;
 }
 
+/* m appended to the text *dst (malloc'd or NULL); m stays the caller's. */
+static void append_text(char **dst, const char *m)
+{
+    const size_t a = *dst ? strlen(*dst) : 0, b = strlen(m);
+    char *t = realloc(*dst, a + b + 1);
+    if (!t) return;
+    memcpy(t + a, m, b + 1);
+    *dst = t;
+}
+
 static void keep_messages(Segment *s, VideoInput *vi)
 {
     char *m = video_input_take_messages(vi);
-    if (!m) return;
-    if (!s->messages) {
-        s->messages = m;
-        return;
-    }
-    const size_t a = strlen(s->messages), b = strlen(m);
-    char *t = realloc(s->messages, a + b + 1);
-    if (t) {
-        memcpy(t + a, m, b + 1);
-        s->messages = t;
-    }
+    if (m) append_text(&s->messages, m);
     free(m);
 }
 
@@ -360,15 +369,8 @@ static void sessions_close(VideoInput *vi)
 static void pass_messages(VideoInput *vi, char *m)
 {
     if (!m) return;
-    if (!vi->defer_messages) {
-        fputs(m, stderr);
-        return;
-    }
-    const size_t a = vi->deferred ? strlen(vi->deferred) : 0, b = strlen(m);
-    char *t = realloc(vi->deferred, a + b + 1);
-    if (!t) return;
-    memcpy(t + a, m, b + 1);
-    vi->deferred = t;
+    if (vi->defer_messages) append_text(&vi->deferred, m);
+    else fputs(m, stderr);
 }
 
 static int sessions_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
@@ -446,23 +448,6 @@ static const VideoInputFormat sessions_format = {
     .close = sessions_close,
 };
 
-/*
- * Containers whose keyframe flags mark random-access points and whose
- * packets are frames (MP4/MOV's sync samples, Matroska's and IVF's
- * keyframes): an MPEG-TS parser also flags recovery points, from which a
- * decoder drops frames, so other containers are read by one decoder.
- */
-static bool cuttable(const char *path)
-{
-    AVFormatContext *fmt = NULL;
-    if (avformat_open_input(&fmt, path, NULL, NULL) < 0) return false;
-    const char *n = fmt->iformat->name;
-    const bool ok = strstr(n, "mp4") || strstr(n, "mov") || strstr(n, "matroska") ||
-                    !strcmp(n, "ivf");
-    avformat_close_input(&fmt);
-    return ok;
-}
-
 int video_input_open_sessions(VideoInput **out, const char *path, const VideoDecodeOptions *o,
                               unsigned sessions)
 {
@@ -477,7 +462,7 @@ int video_input_open_sessions(VideoInput **out, const char *path, const VideoDec
     const char *any = getenv("EXACTVMAF_SESSIONS_ON_CPU");
     const bool nvdec = !strncmp(in->decoder, "NVDEC", 5);
     if (sessions < 2 || (!nvdec && !(any && !strcmp(any, "1"))) || o->scale_w || o->convert ||
-        o->raw || !strcmp(path, "-") || !cuttable(path))
+        o->raw || !strcmp(path, "-"))
         return 0;
     if (sessions > MAX_SESSIONS) sessions = MAX_SESSIONS;
     Sessions *ss = calloc(1, sizeof(*ss));
