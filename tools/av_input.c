@@ -72,6 +72,7 @@ typedef struct AvInput {
     AVCodecContext *retired_dec;
     AvHwdec retired_hw;
     uint64_t decoded;           /* frames out of the decoder so far */
+    int64_t fed_pts;            /* the latest timestamp of a packet the decoder took */
     /* EXACTVMAF_NVDEC_FAIL_AT=N: NVDEC "fails" at frame N, for testing the
      * takeover by the CPU (and --hwdec cuda's error) on any stream; -1: no. */
     long long fail_at;
@@ -242,6 +243,7 @@ int video_input_can_decode(void)
 static int open_demuxer(VideoInput *vi, AvInput *a)
 {
     char e[128];
+    a->fed_pts = INT64_MIN;
     AVDictionary *dopts = NULL;
     const AVInputFormat *ifmt = NULL;
     if (a->o.raw) {
@@ -491,6 +493,8 @@ static int decode_next(VideoInput *vi, AvInput *a)
             return -EINVAL;
         }
         if (a->pkt->stream_index == a->stream) {
+            if (a->pkt->pts != AV_NOPTS_VALUE && a->pkt->pts > a->fed_pts)
+                a->fed_pts = a->pkt->pts;
             r = avcodec_send_packet(a->dec, a->pkt);
             if (r < 0 && r != AVERROR(EAGAIN)) {
                 av_packet_unref(a->pkt);
@@ -675,9 +679,24 @@ int video_input_seek_decoded(VideoInput *vi, int64_t pts, int64_t dts)
                           av_err(r, e, sizeof(e)));
         return -EIO;
     }
-    /* Also after a drain: the decoder takes packets again. */
-    avcodec_flush_buffers(a->dec);
+    /* Where the decoder took no packet of the keyframe's timestamp or
+     * later, it is not flushed, only fed from the keyframe on, as if the
+     * stream had been cut there: at a random-access point (a keyframe that
+     * no later frame reaches back before: where the sessions cut) a decoder
+     * starts afresh by the codec's standard, so the frames are the same, and
+     * the frames still inside it, all of earlier timestamps, come out first
+     * for the caller to drop. A flush costs more than a segment: FFmpeg's
+     * H.264 decoder forgets its context with it and makes a new NVDEC
+     * decoder at the next frame (0.35 s on an H200). After a drain the
+     * decoder takes packets again only once flushed. */
+    if (a->demux_done || a->fed_pts >= pts) {
+        avcodec_flush_buffers(a->dec);
+        a->fed_pts = INT64_MIN;
+    }
     a->demux_done = a->dec_done = false;
+    /* The CPU's takeover redecodes from the file's start: after a seek the
+     * caller, which knows where it is, takes NVDEC's failures instead. */
+    a->hw.required = true;
     return 0;
 }
 

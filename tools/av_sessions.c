@@ -1,20 +1,20 @@
 /*
  * Several NVDEC sessions on one input (--hwdec-sessions). One decode
- * session keeps one NVDEC engine busy; a GPU has several (seven on an
- * H200). Measured on an H200, sessions of one process sharing the device's
- * primary context gained a quarter at most on 2160p HEVC and lost on 1080p
- * H.264, where separate processes scale (bench/results.md): so one session
- * is the default. So the file is cut
- * into segments that start at keyframes no later frame reaches back before
- * (closed GOPs, found from the packets' timestamps), and S decoders, each an
- * ordinary FFmpeg reader (av_input.c) of its own, decode segments side by
- * side; the reader hands the frames on in order, segment after segment. Each
- * decoder starts its segment at a keyframe and decodes only that segment's
- * frames, so every frame is the one a single decoder gives (the codecs NVDEC
- * decodes are bit-exact by their standards), and the scores do not change.
+ * session keeps one NVDEC engine busy at a time; a GPU has several (seven
+ * on an H200). So the file is cut into segments that start at keyframes no
+ * later frame reaches back before (closed GOPs, found from the packets'
+ * timestamps), and S decoders, each an ordinary FFmpeg reader (av_input.c)
+ * of its own in the device's primary context, decode segments side by side
+ * on their own threads; the reader hands the frames on in order, segment
+ * after segment. Each decoder starts its segment at a keyframe and hands on
+ * only that segment's frames, so every frame is the one a single decoder
+ * gives (the codecs NVDEC decodes are bit-exact by their standards), and the
+ * scores do not change. A decoder goes on to its next segment without a
+ * flush (video_input_seek_decoded), and without a seek where the next
+ * segment is the one it stands at.
  *
  * Decode-ahead: at most S + 1 segments are decoded or held beyond the one
- * being read, each at most SEG_BYTES / (S + 1) of frames; segments are whole
+ * being read, each at most SEG_BYTES / (S + 2) of frames; segments are whole
  * GOPs, so a long GOP makes a longer segment.
  *
  * A session that fails hands its segment to the CPU decoder with
@@ -22,6 +22,7 @@
  * says so); with --hwdec cuda the run ends naming the file and the frame.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -39,6 +40,16 @@
 /* Frames of decode-ahead per input, in bytes of samples. */
 #define SEG_BYTES ((uint64_t)2 << 30)
 #define MAX_SESSIONS 16
+/*
+ * Sessions per input when not asked for: 3 for files of AUTO_WORK pixels of
+ * frames or more, else 1. Measured on an H200 (bench/results.md): more
+ * sessions cost about 0.25 s at the start (each makes its NVDEC decoder and
+ * decodes its first frame) and decode a pair of 2160p HEVC at 720 fps
+ * against 320 with one; 480 frames of 2160p (4 gigapixels) gained a third,
+ * 480 of 1080p (1 gigapixel) nothing. Two to four sessions gained alike.
+ */
+#define AUTO_SESSIONS 3
+#define AUTO_WORK 2000000000ull
 
 typedef struct Segment {
     int64_t key_pts, key_dts;   /* where its decoder seeks */
@@ -59,6 +70,10 @@ typedef struct Sessions Sessions;
 typedef struct Session {
     Sessions *ss;
     VideoInput *vi;             /* its own decoder; NULL once closed */
+    /* The segment whose first frame its decoder gives next, read on
+     * without a seek (a new decoder's is 0, one that read segment i stands
+     * at i + 1); UINT_MAX: none. */
+    unsigned at;
     pthread_t thread;
     bool started;
 } Session;
@@ -99,7 +114,7 @@ typedef struct Pkt {
  * 0 with n_seg < 2 when it cannot be cut (no timestamps, one GOP, a
  * container whose keyframes are not all random-access points).
  */
-static int plan(Sessions *ss, unsigned sessions, uint64_t frame_bytes)
+static int plan(Sessions *ss, unsigned *sessions_io, uint64_t frame_bytes, uint64_t pixels)
 {
     AVFormatContext *fmt = NULL;
     Pkt *p = NULL;
@@ -113,7 +128,8 @@ static int plan(Sessions *ss, unsigned sessions, uint64_t frame_bytes)
     if (!err && !strstr(name, "mp4") && !strstr(name, "mov") && !strstr(name, "matroska") &&
         strcmp(name, "ivf"))
         err = 1;
-    if (!err && avformat_find_stream_info(fmt, NULL) < 0) err = -EIO;
+    /* No avformat_find_stream_info(): these containers' headers give the
+     * streams and time bases, and it would decode frames on the CPU. */
     const int stream = err ? -1 : av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, NULL, 0);
     AVPacket *pkt = av_packet_alloc();
     if (!err && (stream < 0 || !pkt)) err = -EIO;
@@ -134,7 +150,10 @@ static int plan(Sessions *ss, unsigned sessions, uint64_t frame_bytes)
     av_packet_free(&pkt);
     const AVRational tb = stream >= 0 ? fmt->streams[stream]->time_base : (AVRational){ 1, 1 };
     avformat_close_input(&fmt);
-    if (err || !n) {
+    if (!err && !*sessions_io)
+        *sessions_io = (uint64_t)n * pixels >= AUTO_WORK ? AUTO_SESSIONS : 1;
+    const unsigned sessions = *sessions_io;
+    if (err || !n || sessions < 2) {
         free(p);
         return err > 0 ? 0 : err;
     }
@@ -216,9 +235,10 @@ static int open_session(Sessions *ss, unsigned k, bool cpu)
     const int err = video_input_open_decoded(&vi, ss->path, &o);
     if (err) return err;
     vi->defer_messages = true;
-    if (ss->running) take_settings(ss, vi);
     pthread_mutex_lock(&ss->lock);
+    if (ss->running) take_settings(ss, vi);
     ss->s[k].vi = vi;
+    ss->s[k].at = 0;
     const bool stop = ss->stop;
     pthread_mutex_unlock(&ss->lock);
     /* Opened while the reader was being closed: stop_sessions missed it. */
@@ -234,7 +254,8 @@ static int decode_segment(Sessions *ss, unsigned k, unsigned i)
     unsigned skip = 0;          /* frames a failed NVDEC session gave already */
     bool cpu = false;
     for (;;) {
-        int err = video_input_seek_decoded(se->vi, s->key_pts, s->key_dts);
+        int err = se->at == i ? 0 : video_input_seek_decoded(se->vi, s->key_pts, s->key_dts);
+        se->at = UINT_MAX;
         unsigned got = 0;
         while (!err && got < s->frames) {
             VmafPicture pic;
@@ -275,7 +296,10 @@ static int decode_segment(Sessions *ss, unsigned k, unsigned i)
             pthread_mutex_unlock(&ss->lock);
             if (stop) return -EINTR;
         }
-        if (!err) return 0;
+        if (!err) {
+            se->at = i + 1;
+            return 0;
+        }
         /* The reader takes a segment's messages under the lock. */
         pthread_mutex_lock(&ss->lock);
         keep_messages(s, se->vi);
@@ -309,9 +333,14 @@ static void *session_main(void *arg)
     Session *se = arg;
     Sessions *ss = se->ss;
     const unsigned k = (unsigned)(se - ss->s);
+    /* A session whose decoder cannot be made takes no segment: the others
+     * take them all (session 0's is the probe's, always there). */
+    if (!se->vi && open_session(ss, k, false)) return NULL;
     for (;;) {
         pthread_mutex_lock(&ss->lock);
-        while (!ss->stop && ss->next < ss->n_seg && ss->next > ss->cur + ss->ahead)
+        /* Segments are taken once the owner's first read has set up reading. */
+        while (!ss->stop && (!ss->running ||
+                             (ss->next < ss->n_seg && ss->next > ss->cur + ss->ahead)))
             pthread_cond_wait(&ss->cond, &ss->lock);
         if (ss->stop || ss->next >= ss->n_seg) {
             pthread_mutex_unlock(&ss->lock);
@@ -380,19 +409,9 @@ static int sessions_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc)
     if (!ss->running) {
         ss->out_bpc = out_bpc;
         ss->running = true;
-        for (unsigned k = 0; k < ss->n; k++) take_settings(ss, ss->s[k].vi);
-        unsigned started = 0;
-        for (unsigned k = 0; k < ss->n; k++) {
-            if (pthread_create(&ss->s[k].thread, NULL, session_main, &ss->s[k])) break;
-            ss->s[k].started = true;
-            started++;
-        }
-        /* Fewer threads take every segment all the same; none would hang here. */
-        if (!started) {
-            pthread_mutex_unlock(&ss->lock);
-            video_input_error(vi, "cannot start its decoding threads");
-            return -ENOMEM;
-        }
+        for (unsigned k = 0; k < ss->n; k++)
+            if (ss->s[k].vi) take_settings(ss, ss->s[k].vi);
+        pthread_cond_broadcast(&ss->cond);
     }
     for (;;) {
         if (ss->cur >= ss->n_seg) {
@@ -461,7 +480,7 @@ int video_input_open_sessions(VideoInput **out, const char *path, const VideoDec
     const VideoInfo *in = video_input_info(first);
     const char *any = getenv("EXACTVMAF_SESSIONS_ON_CPU");
     const bool nvdec = !strncmp(in->decoder, "NVDEC", 5);
-    if (sessions < 2 || (!nvdec && !(any && !strcmp(any, "1"))) || o->scale_w || o->convert ||
+    if (sessions == 1 || (!nvdec && !(any && !strcmp(any, "1"))) || o->scale_w || o->convert ||
         o->raw || !strcmp(path, "-"))
         return 0;
     if (sessions > MAX_SESSIONS) sessions = MAX_SESSIONS;
@@ -476,7 +495,7 @@ int video_input_open_sessions(VideoInput **out, const char *path, const VideoDec
         return 0;
     }
     pthread_cond_init(&ss->cond, NULL);
-    err = plan(ss, sessions, in->frame_bytes);
+    err = plan(ss, &sessions, in->frame_bytes, (uint64_t)in->w * in->h);
     VideoInput *vi = NULL;
     if (!err && ss->n_seg >= 2) err = video_input_create(&vi, path, &sessions_format);
     if (err || ss->n_seg < 2) {
@@ -498,19 +517,26 @@ int video_input_open_sessions(VideoInput **out, const char *path, const VideoDec
         ss->seg[i].t = calloc(ss->seg[i].frames + 1, sizeof(double));
         if (!ss->seg[i].pic || !ss->seg[i].t) err = -ENOMEM;
     }
-    /* The probe's decoder goes; the sessions are opened alike. */
+    /* The probe's decoder is session 0's; the others are opened by their
+     * threads, side by side (an NVDEC decoder takes tens of milliseconds
+     * to make, a run of a few hundred frames not much more). */
     *out = NULL;
-    video_input_close(&first);
+    for (unsigned k = 0; k < ss->n; k++) ss->s[k].ss = ss;
+    first->defer_messages = true;
+    ss->s[0].vi = first;
+    ss->s[0].at = 0;
+    /* The threads start now, so that the decoders are made while the other
+     * input and the library are being set up. Fewer threads take every
+     * segment all the same; session 0's is needed, having the probe's decoder. */
     for (unsigned k = 0; k < ss->n && !err; k++) {
-        ss->s[k].ss = ss;
-        err = open_session(ss, k, false);
-        /* Fewer sessions than asked (another decoder cannot be made) still cut. */
-        if (err && k) {
-            ss->n = k;
-            ss->ahead = k + 1;
-            err = 0;
+        if (pthread_create(&ss->s[k].thread, NULL, session_main, &ss->s[k])) {
+            if (!k) {
+                fprintf(stderr, "exactvmaf: %s: cannot start its decoding threads\n", path);
+                err = -ENOMEM;
+            }
             break;
         }
+        ss->s[k].started = true;
     }
     if (err) {
         video_input_close(&vi);

@@ -130,11 +130,6 @@ static bool for_y4m_reader(const char *path)
  * the frames stay on the GPU: NULL when they do (--backend cuda, or auto
  * with a usable device, as the library's auto decides), else why not.
  */
-/* NVDEC sessions per input by default. Several sessions in one process
- * (one CUDA context) did not scale on an H200 as separate processes do
- * (bench/results.md, "Decode sessions"): 2160p HEVC gained up to a quarter
- * with three, 1080p H.264 lost half; so one, and --hwdec-sessions to ask. */
-#define HWDEC_SESSIONS 1
 
 static const char *hwdec_off(const CliSettings *c, char *buf, size_t len)
 {
@@ -189,7 +184,7 @@ static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
             .hwdec_off = hwdec_off(c, off, sizeof(off)),
         };
         err = video_input_open_sessions(vi, path, &o,
-                                        c->hwdec_sessions ? c->hwdec_sessions : HWDEC_SESSIONS);
+                                        c->hwdec_sessions);
     }
     /* A read cut short by a stop signal ends the input quietly. */
     if (!err) (*vi)->interrupted = &stop_signal;

@@ -218,15 +218,18 @@ int video_input_open_decoded(VideoInput **vi, const char *path, const VideoDecod
  * NVDEC takes the stream, its frames are not scaled or converted and the
  * file can be cut into closed-GOP segments, segments are decoded side by
  * side and handed on in order; otherwise one decoder, as
- * video_input_open_decoded().
+ * video_input_open_decoded(). `sessions` 0: as many as the file's size
+ * pays for (av_sessions.c).
  */
 int video_input_open_sessions(VideoInput **vi, const char *path, const VideoDecodeOptions *o,
                               unsigned sessions);
 
 /**
  * Restart a decoded input at the keyframe whose timestamps are `pts` and
- * `dts` (the stream's time base; the demuxer seeks by the one it uses): the
- * next frame read is that keyframe's. Only for inputs without a scaler.
+ * `dts` (the stream's time base; the demuxer seeks by the one it uses), a
+ * random-access point: the keyframe's frame is read next, after any frames
+ * the decoder still held (those of earlier timestamps, which the caller
+ * drops). Only for inputs without a scaler.
  * @return 0 or a negative errno (printed).
  */
 int video_input_seek_decoded(VideoInput *vi, int64_t pts, int64_t dts);
