@@ -11,6 +11,7 @@
  *   EV_GPTR(T)                    a pointer to global memory (T *p)
  *   EV_LOCAL T a[N];              group-shared memory, declared in the kernel
  *   EV_LPTR(T)                    a pointer to it, as a function parameter
+ *   EV_CONSTANT T a[N] = {...};   a table in constant memory, at file scope
  *   ev_gid(d), ev_lid(d), ev_grp(d), ev_lsize(d)   indices, d = 0, 1, 2
  *   ev_barrier()                  group barrier over local memory
  *   EV_GROUP_FN                   a helper that uses the group (barriers,
@@ -20,6 +21,10 @@
  *   ev_group_sum_u64(v, scratch)  integer sum over the group, wrapping
  *   ev_group_sum_u32(v, scratch)  (every item calls it; scratch: one element
  *                                 per item; groups of a multiple of 32 items)
+ *   ev_group_add_u64(v, n, scratch, dst)
+ *                                 dst[c] += the group's sum of v[c], c < n,
+ *                                 wrapping (dst: uint64 totals as word pairs;
+ *                                 scratch: EV_GROUP_ADD_SCRATCH(items, n))
  *   ev_atomic_add_u64(p, v)       *p += v, p an EV_GPTR(uint32_t) of two
  *                                 words (a uint64 total, little-endian)
  *   ev_atomic_add_u32(p, v)       *p += v (mod 2^32)
@@ -29,7 +34,8 @@
  *   ev_atomic_min_local_u32(p, v) the same on an EV_LPTR(uint32_t)
  *
  * Launch geometry is the device layer's (gpu/device.h): the global index
- * is group * group size + local index in both languages.
+ * is group * group size + local index in both languages. fp32 row sums in
+ * the reference's order are gpu/ev_row_sums.h.
  */
 #ifndef EXACTVMAF_EV_KERNEL_H
 #define EXACTVMAF_EV_KERNEL_H
@@ -42,6 +48,7 @@
 #define EV_GPTR(T) global T *
 #define EV_LOCAL local
 #define EV_LPTR(T) local T *
+#define EV_CONSTANT constant
 #define ev_gid(d) ((int)get_global_id(d))
 #define ev_lid(d) ((int)get_local_id(d))
 #define ev_grp(d) ((int)get_group_id(d))
@@ -93,6 +100,7 @@ static inline void ev_atomic_add_u64(global uint32_t *p, uint64_t v)
 #define EV_GPTR(T) T *
 #define EV_LOCAL __shared__
 #define EV_LPTR(T) T *
+#define EV_CONSTANT __constant__
 #define EV_IDX_(v, d) ((d) == 0 ? (int)v.x : (d) == 1 ? (int)v.y : (int)v.z)
 #define ev_gid(d) (EV_IDX_(blockIdx, d) * EV_IDX_(blockDim, d) + EV_IDX_(threadIdx, d))
 #define ev_lid(d) EV_IDX_(threadIdx, d)
@@ -181,5 +189,47 @@ static __device__ __forceinline__ void ev_atomic_add_u64(uint32_t *p, uint64_t v
 #endif
 EV_GROUP_SUM(ev_group_sum_u64, uint64_t)
 EV_GROUP_SUM(ev_group_sum_u32, uint32_t)
+
+/*
+ * dst[c] += the sum of v[c] over the group, for c < n: several integer
+ * totals of a group at once (integer ADM's and VIF's row and scale sums),
+ * wrapping, so any tree gives the CPU's total. dst holds uint64 totals as
+ * pairs of words (ev_atomic_add_u64); item c adds total c with one atomic
+ * when it is nonzero. Every item calls it, as the last use of scratch. CUDA
+ * adds within warps by shuffles, then one partial per warp (groups of a
+ * multiple of 32 items); OpenCL adds the totals one after the other through
+ * ev_group_sum_u64 (one element of scratch per item).
+ */
+#if defined(__CUDACC__)
+#define EV_GROUP_ADD_SCRATCH(items, n) (((items) + 31) / 32 * (n))
+static __device__ __forceinline__ void ev_group_add_u64(uint64_t *v, int n, uint64_t *scratch,
+                                                        uint32_t *dst)
+{
+    const int i = ev_local_item(), warps = (ev_local_items() + 31) / 32;
+#pragma unroll
+    for (int o = 16; o > 0; o >>= 1)
+#pragma unroll
+        for (int c = 0; c < n; c++) v[c] += __shfl_down_sync(0xffffffffu, v[c], o);
+    if (!(i & 31))
+#pragma unroll
+        for (int c = 0; c < n; c++) scratch[(i >> 5) * n + c] = v[c];
+    __syncthreads();
+    if (i < n) {
+        uint64_t t = 0;
+        for (int k = 0; k < warps; k++) t += scratch[k * n + i];
+        if (t) ev_atomic_add_u64(dst + 2 * i, t);
+    }
+}
+#else
+#define EV_GROUP_ADD_SCRATCH(items, n) (items)
+static inline void ev_group_add_u64(uint64_t *v, int n, local uint64_t *scratch,
+                                    global uint32_t *dst)
+{
+    for (int c = 0; c < n; c++) {
+        const uint64_t t = ev_group_sum_u64(v[c], scratch);
+        if (ev_local_item() == c && t) ev_atomic_add_u64(dst + 2 * c, t);
+    }
+}
+#endif
 
 #endif
