@@ -3,7 +3,7 @@
  * temporal twin of the GPU frame pipeline. Each frame's blur stays on its
  * lane; the SAD against the previous frame's blur (read from that frame's
  * lane, or rebuilt from the picture the pipeline uploads at the start of a
- * device's block) is formed one thread per row (float_motion_cuda.cu), and
+ * device's block) is formed one thread per row (float_motion_kernels.h), and
  * here the rows are added top to bottom with motion_sum_rows() and the frame
  * is concluded by motion_conclude_frame() / motion_conclude_flush(), the
  * CPU's. motion_force_zero reads no samples: the twin queues nothing and
@@ -25,7 +25,7 @@ VMAF_GPU_PROGRAM_DECLARE(float_motion);
 static const VmafGpuProgram program = { "float_motion", VMAF_GPU_CUDA(float_motion),
                                         VMAF_GPU_OPENCL(float_motion) };
 
-/* Same layout as float_motion_cuda.cu's kernel argument. */
+/* Same layout as float_motion_kernels.h's kernel argument. */
 typedef struct MotionTaps {
     float f[MOTION_MAX_TAPS];
     int n;

@@ -17,6 +17,15 @@
 
 #include "fp.h"
 
+#if defined(__OPENCL_C_VERSION__)
+/* OpenCL C has no fabsf: its fabs of a float is the float |x| (exact). */
+#define fabsf(x) fabs((float)(x))
+/* The twins' blur reads device memory: a global pointer there. */
+#define MOTION_GLOBAL global
+#else
+#define MOTION_GLOBAL
+#endif
+
 #define MOTION_MAX_TAPS 5
 
 /**
@@ -73,7 +82,7 @@ EV_FN float motion_tap(float acc, float f, float x)
  * that starts at +0. The CPU loops compute the same sum taps-outer over a
  * whole row with motion_tap; a twin may call this per thread.
  */
-EV_FN float motion_blur_v_px(const float *src, ptrdiff_t stride, int h,
+EV_FN float motion_blur_v_px(const MOTION_GLOBAL float *src, ptrdiff_t stride, int h,
                              const float *taps, int n_taps, int i, int j)
 {
     const int radius = n_taps / 2;
@@ -84,7 +93,7 @@ EV_FN float motion_blur_v_px(const float *src, ptrdiff_t stride, int h,
 }
 
 /** Horizontal pass, one output sample of row `row` (width w). */
-EV_FN float motion_blur_h_px(const float *row, int w, const float *taps,
+EV_FN float motion_blur_h_px(const MOTION_GLOBAL float *row, int w, const float *taps,
                              int n_taps, int j)
 {
     const int radius = n_taps / 2;
@@ -94,15 +103,21 @@ EV_FN float motion_blur_h_px(const float *row, int w, const float *taps,
     return acc;
 }
 
+/** The SAD term |a - b| of one sample: the fp32 difference's magnitude (exact). */
+EV_FN float motion_sad_term(float a, float b)
+{
+    return fabsf(FSUB(a, b));
+}
+
 /**
- * One SAD term. The reference writes `accum_line += fabs(a - b)`: the
+ * One SAD step. The reference writes `accum_line += fabs(a - b)`: the
  * fp32 difference, a double fabs, a double add rounded back to float. A
  * double-rounded sum of two floats equals the single fp32 add (53 >= 2*24+2),
  * so this is exactly the reference.
  */
 EV_FN float motion_sad_step(float acc, float a, float b)
 {
-    return FADD(acc, fabsf(FSUB(a, b)));
+    return FADD(acc, motion_sad_term(a, b));
 }
 
 /** SAD of one row: fp32 running sum from +0, left to right. */
