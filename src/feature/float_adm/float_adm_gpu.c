@@ -1,8 +1,7 @@
 /*
  * float_adm's GPU twin (CUDA and OpenCL kernels): host side, in the GPU
  * frame pipeline. The device runs the per-sample arithmetic of adm_arith.h
- * (float_adm_cuda.cu, float_adm_opencl.cl) and one thread per row sums each
- * row; here the rows are added top to bottom in fp32 and adm_conclude() - the
+ * (float_adm_kernels.h) and one thread per row sums each row; here the rows are added top to bottom in fp32 and adm_conclude() - the
  * CPU's own - turns the accumulators into scores.
  *
  * adm_p_norm other than 3: the device leaves the terms unraised, the host
@@ -31,7 +30,7 @@ VMAF_GPU_PROGRAM_DECLARE(float_adm);
 static const VmafGpuProgram program = { "float_adm", VMAF_GPU_CUDA(float_adm),
                                         VMAF_GPU_OPENCL(float_adm) };
 
-/* Division modes (float_adm_cuda.cu, float_adm_opencl.cl). */
+/* Division modes (float_adm_kernels.h). */
 enum { ADM_DIV_IEEE = 0, ADM_DIV_TABLE = 1, ADM_DIV_RCP_IEEE = 2 };
 enum { ADM_SLOTS = 9 };
 
