@@ -1,6 +1,6 @@
 /*
  * float_vif's GPU twin (CUDA and OpenCL kernels): host side, in the
- * GPU frame pipeline. The kernels (float_vif_cuda.cu, float_vif_opencl.cl)
+ * GPU frame pipeline. The kernels (float_vif_kernels.h)
  * filter, decimate and form the per-sample terms with vif_arith.h, one
  * thread per row sums each row, and here the rows are added top to bottom
  * in fp32 and pooled with vif_pool(), the CPU's own. A non-identity
@@ -21,7 +21,7 @@
 #include "log.h"
 
 #include "vif_arith.h"
-#include "vif_cuda.h"
+#include "vif_gpu_args.h"
 #include "vif_host.h"
 
 VMAF_GPU_PROGRAM_DECLARE(float_vif);
@@ -53,7 +53,7 @@ typedef struct VifLane {
     float *h_rows;
     float *pre;                         /**< pinned: both prescaled images */
     VmafGpuKernel *k_dec_v, *k_dec_h, *k_stat_v, *k_stat_h, *k_rows;
-    /** Per scale, the tiled kernels of its width, when there are (vif_cuda.h). */
+    /** Per scale, the tiled kernels of its width, when there are (vif_gpu_args.h). */
     VmafGpuKernel *k_stat_tiled[VIF_NUM_SCALES], *k_dec_tiled[VIF_NUM_SCALES];
 } VifLane;
 
@@ -176,7 +176,7 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     return err;
 }
 
-/* Tiles of the tiled kernels (float_vif_cuda.cu): 256 threads for 32 x 16 outputs. */
+/* Tiles of the tiled kernels (float_vif_kernels.h): 256 threads for 32 x 16 outputs. */
 #define TILE_W 32u
 #define TILE_H 16u
 

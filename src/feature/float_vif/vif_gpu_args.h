@@ -1,10 +1,10 @@
 /*
- * What float_vif's CUDA twin (float_vif_cuda.c) and its kernels
- * (float_vif_cuda.cu) share: the filter passed by value to the tiled
+ * What float_vif's GPU twin (float_vif_gpu.c) and its kernels
+ * (float_vif_kernels.h) share: the filter passed by value to the tiled
  * kernels, which exist for the default kernel scale's widths.
  */
-#ifndef EXACTVMAF_VIF_CUDA_H
-#define EXACTVMAF_VIF_CUDA_H
+#ifndef EXACTVMAF_VIF_GPU_ARGS_H
+#define EXACTVMAF_VIF_GPU_ARGS_H
 
 /** The widest filter of a tiled kernel (scale 0 at vif_kernelscale 1). */
 #define VIF_TILED_MAX_TAPS 17
