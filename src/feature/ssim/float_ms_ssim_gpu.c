@@ -1,12 +1,11 @@
 /*
  * float_ms_ssim's GPU twin (CUDA and OpenCL kernels): host side, in the GPU
- * frame pipeline. Per frame the kernels (float_ms_ssim_cuda.cu,
- * float_ms_ssim_opencl.cl) make the five scales of both pictures and the l,
- * c and s terms of every valid pixel of every scale (binary64 bit patterns,
- * with or without OpenCL fp64); those come back and are added here in raster
- * order in fp64, as the CPU's sums are, then reduced to fp32 means
- * (ssim_mean), pooled by ms_ssim_pool() and converted by ssim_to_db(), the
- * CPU's.
+ * frame pipeline. Per frame the kernels (float_ms_ssim_kernels.h) make the
+ * five scales of both pictures and the l, c and s terms of every valid
+ * pixel of every scale (binary64 bit patterns, with or without OpenCL
+ * fp64); those come back and are added here in raster order in fp64, as the
+ * CPU's sums are, then reduced to fp32 means (ssim_mean), pooled by
+ * ms_ssim_pool() and converted by ssim_to_db(), the CPU's.
  */
 #include <errno.h>
 #include <stdbool.h>

@@ -1,19 +1,14 @@
 /*
  * float_ssim's own kernel, one text for CUDA and OpenCL (gpu/ev_kernel.h;
- * float_ssim_cuda.cu and float_ssim_opencl.cl include it, the host side is
- * float_ssim_gpu.c): the box decimation by f. Each output has its own fp64
- * sum of f32 products (ssim_tap) in the CPU's order, rows outer, columns
- * inner, with half-sample symmetric edges, rounded to fp32 (ssim_round).
- * The window and the statistic are float_ms_ssim's kernels.
+ * the room's program, float_ms_ssim_cuda.cu and float_ms_ssim_opencl.cl,
+ * includes it; the host side is float_ssim_gpu.c): the box decimation by f.
+ * Each output has its own fp64 sum of f32 products (ssim_tap) in the CPU's
+ * order, rows outer, columns inner, with half-sample symmetric edges
+ * (ssim_mirror), rounded to fp32 (ssim_round). The window and the
+ * statistic are float_ms_ssim's kernels (float_ms_ssim_kernels.h).
  */
 #include "fp.h"
 #include "feature/ssim/ssim_arith.h"
-
-/** Half-sample symmetric index (-1 -> 0, n -> n-1), mirrored once (ssim_cpu.c). */
-EV_FN int ssim_box_mirror(int i, int n)
-{
-    return i < 0 ? -1 - i : (i >= n ? n - (i - n) - 1 : i);
-}
 
 /*
  * dst (sw x sh, compact) from src (w x h, sp floats per row); wt is the
@@ -28,9 +23,9 @@ EV_KERNEL ssim_box(EV_BUF(const float, src), int sp, int w, int h, int f, float 
     EV_GPTR(const float) s = EV_AT(const float, src);
     ev_d acc = SSIM_ACC0;
     for (int v = lo; v <= hi; v++) {
-        EV_GPTR(const float) row = s + (size_t)ssim_box_mirror(y * f + v, h) * (size_t)sp;
+        EV_GPTR(const float) row = s + (size_t)ssim_mirror(y * f + v, h) * (size_t)sp;
         for (int u = lo; u <= hi; u++)
-            acc = ssim_tap(acc, row[ssim_box_mirror(x * f + u, w)], wt);
+            acc = ssim_tap(acc, row[ssim_mirror(x * f + u, w)], wt);
     }
     EV_AT(float, dst)[(size_t)y * (size_t)sw + (size_t)x] = ssim_round(acc);
 }

@@ -79,6 +79,15 @@ EV_FN ev_d ssim_tap(ev_d acc, float x, float k)
 /** The fp64 sum's start, +0.0. */
 #define SSIM_ACC0 D_K(0x0000000000000000, 0.0)
 
+/**
+ * Half-sample symmetric index (-1 -> 0, n -> n-1), mirrored once, as the
+ * reference's KBND_SYMMETRIC: the edges of both decimations.
+ */
+EV_FN int ssim_mirror(int i, int n)
+{
+    return i < 0 ? -1 - i : (i >= n ? n - (i - n) - 1 : i);
+}
+
 /** The filtered value stored after a convolution: the fp64 sum rounded to fp32. */
 EV_FN float ssim_round(ev_d acc)
 {

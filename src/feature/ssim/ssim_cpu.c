@@ -257,16 +257,6 @@ void ssim_engine_means(const SsimEngine *e, const float *ref, const float *cmp,
     out->s = ssim_mean(sums.s, wv, hv);
 }
 
-/** Half-sample symmetric index (-1 -> 0, n -> n-1), mirrored once, as KBND_SYMMETRIC. */
-static inline int mirror(int i, int n)
-{
-    if (i < 0)
-        return -1 - i;
-    if (i >= n)
-        return n - (i - n) - 1;
-    return i;
-}
-
 /** The box's first and last tap offsets: [-(f/2), f/2 - (f even)], as the reference's kernel. */
 static void box_reach(int f, int *lo, int *hi)
 {
@@ -288,9 +278,9 @@ void ssim_box_decimate_inplace(float *img, int w, int h, int f)
         for (int x = 0; x < sw; x++) {
             double acc = 0.0;
             for (int v = lo; v <= hi; v++) {
-                const float *row = img + (size_t)mirror(y * f + v, h) * w;
+                const float *row = img + (size_t)ssim_mirror(y * f + v, h) * w;
                 for (int u = lo; u <= hi; u++)
-                    acc = ssim_tap(acc, row[mirror(x * f + u, w)], wt);
+                    acc = ssim_tap(acc, row[ssim_mirror(x * f + u, w)], wt);
             }
             img[(size_t)y * sw + x] = ssim_round(acc);
         }
@@ -309,13 +299,13 @@ bool ssim_box_inplace_is_pure(int w, int h, int f)
     for (int y = 0; y < sh; y++) {
         int r_min = h;
         for (int v = lo; v <= hi; v++) {
-            const int r = mirror(y * f + v, h);
+            const int r = ssim_mirror(y * f + v, h);
             r_min = r < r_min ? r : r_min;
         }
         for (int x = 0; x < sw; x++) {
             int c_min = w;
             for (int u = lo; u <= hi; u++) {
-                const int c = mirror(x * f + u, w);
+                const int c = ssim_mirror(x * f + u, w);
                 c_min = c < c_min ? c : c_min;
             }
             if ((int64_t)r_min * w + c_min < (int64_t)y * sw + x)
@@ -332,7 +322,7 @@ void ssim_box_columns(int w, int f, int *cols)
     const int sw = ssim_decimated_size(w, f);
     for (int u = lo; u <= hi; u++)
         for (int x = 0; x < sw; x++)
-            cols[(size_t)(u - lo) * sw + x] = mirror(x * f + u, w);
+            cols[(size_t)(u - lo) * sw + x] = ssim_mirror(x * f + u, w);
 }
 
 SSIM_SIMD_CLONES
@@ -350,7 +340,7 @@ void ssim_box_decimate(const float *src, size_t src_stride, int w, int h, int f,
         /* Taps in the reference's order for every output: rows outer,
          * columns inner; the outputs of a row advance together. */
         for (int v = lo; v <= hi; v++) {
-            const float *restrict row = src + (size_t)mirror(y * f + v, h) * src_stride;
+            const float *restrict row = src + (size_t)ssim_mirror(y * f + v, h) * src_stride;
             for (int u = 0; u <= hi - lo; u++) {
                 const int *restrict cu = cols + (size_t)u * sw;
                 for (int x = 0; x < sw; x++)
@@ -438,7 +428,7 @@ void ms_ssim_decimate(const float *src, size_t src_stride, int w, int h,
     for (int y = 0; y < sh; y++) {
         size_t off[MS_SSIM_LPF];
         for (int v = 0; v < MS_SSIM_LPF; v++)
-            off[v] = (size_t)mirror(2 * y + v - r, h) * ss;
+            off[v] = (size_t)ssim_mirror(2 * y + v - r, h) * ss;
         lpf_row(split, off, half, acc, dst + (size_t)y * dst_stride, sw);
     }
 }

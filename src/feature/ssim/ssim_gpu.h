@@ -5,7 +5,7 @@
 #include "gpu/device.h"
 
 /**
- * Kernels mss_decimate, mss_hpass and mss_stat (float_ms_ssim_*.cu/.cl)
+ * Kernels mss_decimate, mss_hpass and mss_stat (float_ms_ssim_kernels.h)
  * and ssim_box (float_ssim_kernels.h).
  */
 extern const VmafGpuProgram ssim_gpu_program;
