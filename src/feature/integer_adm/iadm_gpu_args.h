@@ -1,22 +1,14 @@
 /*
  * The per-scale constants integer ADM's GPU kernels take by value, one
- * layout for the twin's host side (integer_adm_gpu.c), the CUDA kernels and
- * the OpenCL kernels. egl is a double on the host and in CUDA, and its bit
- * pattern in OpenCL, where a double may not exist: the same 8 bytes.
+ * layout for the twin's host side (integer_adm_gpu.c) and its kernels
+ * (integer_adm_kernels.h). egl is fp.h's ev_d: a double on the host, in
+ * CUDA and on an OpenCL device with fp64, and the same 8 bytes read as the
+ * double's bit pattern on one without.
  */
 #ifndef EXACTVMAF_IADM_GPU_ARGS_H
 #define EXACTVMAF_IADM_GPU_ARGS_H
 
-#if defined(__OPENCL_C_VERSION__)
-#define IADM_U64 ulong
-#define IADM_I64 long
-#define IADM_F64 ulong
-#else
-#include <stdint.h>
-#define IADM_U64 unsigned long long
-#define IADM_I64 long long
-#define IADM_F64 double
-#endif
+#include "fp.h"
 
 /** Per-scale constants (iadm_cpu.c's geometry and parameters). */
 typedef struct IadmScaleArgs {
@@ -25,13 +17,13 @@ typedef struct IadmScaleArgs {
     int32_t ext_l, ext_t, ext_r, ext_b;
     int32_t cm_l, cm_t, cm_r, cm_b;
     int32_t den_sq_shift, den_cub_shift;
-    IADM_U64 den_cub_add;
+    uint64_t den_cub_add;
     int32_t cub_shift[3];
-    IADM_I64 cub_add[3];
+    int64_t cub_add[3];
     int32_t rf0[3];
     uint32_t rf123[3];
     float cos2;
-    IADM_F64 egl;
+    ev_d egl;
     int32_t egl_int;
     int32_t skip_aim;
 } IadmScaleArgs;

@@ -2,8 +2,7 @@
  * Integer ADM's GPU twin: host side, in the GPU frame pipeline, for CUDA
  * and OpenCL. The twin derives the CPU path's geometry and
  * constants with iadm_geometry() and iadm_params(). Per frame and scale the
- * kernels (integer_adm_cuda.cu, integer_adm_opencl.cl: the same names and
- * launches) give the integer row sums of the denominator
+ * kernels (integer_adm_kernels.h) give the integer row sums of the denominator
  * and of the masked restored (DLM) and additive (AIM) parts; here each row is
  * rounded by the scale's row shift and added in the CPU's types
  * (iadm_row_u64, iadm_row_i64, iadm_acc_add), and iadm_conclude(), the CPU's,
@@ -16,16 +15,9 @@
  * emulates scale 3's row -1 (inputs of 17 to 32 rows) that row comes from
  * one limit's CSF band, so there every instance runs its own pass.
  *
- * The 16 planes of a scale reach the kernels differently per backend. The
- * CUDA kernels take them as one struct of device addresses (IadmPlanes,
- * filled once per lane from vmaf_gpu_address); OpenCL has no device
- * addresses (a buffer is a cl_mem plus an offset), so there each plane is a
- * kernel argument of its own, at the place the struct has in the CUDA
- * signature (plane_args). The CUDA kernels are kept as they were (they
- * cannot be run here); which form a launch takes follows
- * vmaf_gpu_backend(). IadmScaleArgs is passed by value to both: the OpenCL
- * kernels declare the same layout with egl as a ulong (its bit pattern,
- * since the device may have no double), sizes checked on both sides.
+ * The 16 planes of a scale are kernel arguments of their own (plane_args),
+ * on every backend. IadmScaleArgs is passed by value, one layout on both
+ * sides (iadm_gpu_args.h, sizes checked on both).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -48,24 +40,16 @@ VMAF_GPU_PROGRAM_DECLARE(integer_adm);
 static const VmafGpuProgram program = { "integer_adm", VMAF_GPU_CUDA(integer_adm),
                                         VMAF_GPU_OPENCL(integer_adm) };
 
-/* Same layouts as integer_adm_cuda.cu's kernel arguments: the planes'
- * device addresses in one struct (CUDA only, see above). */
-typedef struct IadmPlanes {
-    uint64_t ref_b[3], dis_b[3];
-    uint64_t rst[3], add[3];
-    uint64_t fa, ga, fr, gr;
-} IadmPlanes;
-
 _Static_assert(offsetof(IadmScaleArgs, egl) == 136 && sizeof(double) == sizeof(uint64_t),
-               "IadmScaleArgs: egl's place in the OpenCL kernels' layout");
+               "IadmScaleArgs: egl's place in the kernels' layout");
 
+/* The planes of a scale, in the kernels' IadmPlanes order (integer_adm_kernels.h). */
 #define IADM_N_PLANES 16
 /* Row sums per row: den h, v, d; num h, v, d; aim h, v, d. */
 #define IADM_ROW_SUMS 9
 
 typedef struct IadmGpu {
     bool debug;
-    bool cuda;                  /**< the planes go as one IadmPlanes (CUDA), else one by one */
     unsigned w, h, bpc;
     IadmParams p;
     IadmScaleGeom geom[IADM_NUM_SCALES];
@@ -85,8 +69,7 @@ typedef struct IadmLane {
     VmafGpuPtr div_lookup, emu_ref, emu_dis;
     VmafGpuPtr rows;   /**< by scale: den rows (3 each), then cm rows (6 each) per limit */
     uint64_t *h_rows;
-    VmafGpuPtr plane[IADM_N_PLANES];   /**< in IadmPlanes' order */
-    IadmPlanes pl;                     /**< CUDA: their addresses */
+    VmafGpuPtr plane[IADM_N_PLANES];   /**< in the kernels' IadmPlanes order */
     VmafGpuKernel *k_dwt0, *k_dwt, *k_den, *k_dec, *k_emu, *k_cm;
 } IadmLane;
 
@@ -95,7 +78,6 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 {
     IadmGpu *g = fex->twin_priv;
     IadmOptions o;
-    g->cuda = !strcmp(vmaf_gpu_backend(fex->env.gpu), "cuda");
     int err = vmaf_gpu_opt_bool(fex, "debug", &g->debug);
     if (!err) err = vmaf_gpu_opt_double(fex, "adm_enhn_gain_limit", &o.enhn_gain_limit);
     if (!err) err = vmaf_gpu_opt_double(fex, "adm_norm_view_dist", &o.norm_view_dist);
@@ -167,19 +149,11 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (g->leader) return 0;
     row_layout(g);
     const size_t n0 = (size_t)g->geom[0].w * g->geom[0].h;
-    uint64_t *plane[IADM_N_PLANES] = {
-        &q->pl.ref_b[0], &q->pl.ref_b[1], &q->pl.ref_b[2], &q->pl.dis_b[0], &q->pl.dis_b[1],
-        &q->pl.dis_b[2], &q->pl.rst[0], &q->pl.rst[1], &q->pl.rst[2], &q->pl.add[0],
-        &q->pl.add[1], &q->pl.add[2], &q->pl.fa, &q->pl.ga, &q->pl.fr, &q->pl.gr };
     int err = 0;
     for (int k = 0; k < IADM_N_PLANES && !err; k++) {
         /* Zeroed once: the CPU's row buffers read 0 where nothing was written. */
         err = vmaf_gpu_alloc(l, &q->plane[k], n0 * sizeof(int32_t));
         if (!err) err = vmaf_gpu_memset(l, q->plane[k], n0 * sizeof(int32_t));
-        if (!err && g->cuda) {
-            *plane[k] = vmaf_gpu_address(l, q->plane[k]);
-            if (!*plane[k]) err = -ENOSYS;
-        }
     }
     int32_t *div = malloc(IADM_DIV_TABLE_SIZE * sizeof(int32_t));
     if (!div && !err) err = -ENOMEM;
@@ -251,7 +225,7 @@ static void scale_args(const IadmGpu *g, int s, int e, IadmScaleArgs *a)
     a->skip_aim = g->p.skip_aim;
 }
 
-/** One launch's arguments: the values of the CUDA signature, the planes expanded. */
+/** One launch's arguments, the planes expanded. */
 typedef struct IadmArgs {
     VmafGpuArg v[12 + IADM_N_PLANES];
     unsigned n;
@@ -262,13 +236,9 @@ static void arg(IadmArgs *x, VmafGpuArg a)
     x->v[x->n++] = a;
 }
 
-/** The planes where the CUDA signature has its IadmPlanes (see the top). */
-static void plane_args(IadmArgs *x, const IadmGpu *g, const IadmLane *q)
+/** The 16 planes, where a kernel's signature has IADM_PLANE_PARAMS. */
+static void plane_args(IadmArgs *x, const IadmLane *q)
 {
-    if (g->cuda) {
-        arg(x, VMAF_GPU_ARG(q->pl));
-        return;
-    }
     for (int k = 0; k < IADM_N_PLANES; k++) arg(x, VMAF_GPU_ARG(q->plane[k]));
 }
 
@@ -305,7 +275,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
             arg(&da, VMAF_GPU_ARG(h));
             arg(&da, VMAF_GPU_ARG(q->a[0][0]));
             arg(&da, VMAF_GPU_ARG(q->a[0][1]));
-            plane_args(&da, g, q);
+            plane_args(&da, q);
             err = launch(l, q->k_dwt0, (unsigned)w, (unsigned)h, 32, 8, &da);
             if (err || g->p.skip_scale0) continue;
         } else {
@@ -321,7 +291,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
             arg(&da, VMAF_GPU_ARG(h));
             arg(&da, VMAF_GPU_ARG(q->a[s][0]));
             arg(&da, VMAF_GPU_ARG(q->a[s][1]));
-            plane_args(&da, g, q);
+            plane_args(&da, q);
             err = launch(l, q->k_dwt, (unsigned)w, (unsigned)h, 32, 8, &da);
         }
         VmafGpuPtr den = vmaf_gpu_at(q->rows, g->den_off[s] * sizeof(uint64_t));
@@ -331,7 +301,7 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
         const unsigned ext_h = (unsigned)(qg->ext.bottom - qg->ext.top);
         /* den, decouple, emu, cm: (planes, scale args, one more). */
         IadmArgs na = { .n = 0 };
-        plane_args(&na, g, q);
+        plane_args(&na, q);
         arg(&na, VMAF_GPU_ARG(a));
         arg(&na, VMAF_GPU_ARG(den));
         if (!err && cm_w && cm_h) err = launch(l, q->k_den, cm_w, cm_h, 256, 1, &na);
@@ -341,21 +311,21 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
             scale_args(g, s, e, &a);
             VmafGpuPtr cm = vmaf_gpu_at(q->rows, g->cm_off[s][e] * sizeof(uint64_t));
             IadmArgs ca = { .n = 0 };
-            plane_args(&ca, g, q);
+            plane_args(&ca, q);
             arg(&ca, VMAF_GPU_ARG(a));
             arg(&ca, VMAF_GPU_ARG(q->div_lookup));
             if (ext_w && ext_h) err = launch(l, q->k_dec, ext_w, ext_h, 32, 8, &ca);
             if (!err && s == 0 && g->emu) {     /* never shared (twin_init) */
                 int n3 = g->geom[3].in_w;
                 IadmArgs ea = { .n = 0 };
-                plane_args(&ea, g, q);
+                plane_args(&ea, q);
                 arg(&ea, VMAF_GPU_ARG(a));
                 arg(&ea, VMAF_GPU_ARG(n3));
                 arg(&ea, VMAF_GPU_ARG(q->emu_ref));
                 err = launch(l, q->k_emu, (unsigned)n3, 1, 32, 1, &ea);
             }
             IadmArgs ma = { .n = 0 };
-            plane_args(&ma, g, q);
+            plane_args(&ma, q);
             arg(&ma, VMAF_GPU_ARG(a));
             arg(&ma, VMAF_GPU_ARG(cm));
             if (!err && cm_w && cm_h) err = launch(l, q->k_cm, cm_w, cm_h, 256, 1, &ma);
