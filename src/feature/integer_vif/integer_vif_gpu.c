@@ -1,7 +1,7 @@
 /*
  * Integer VIF's GPU twin (CUDA and OpenCL kernels): host side, in the GPU
  * frame pipeline. Per frame, for each scale, the kernels
- * (integer_vif_cuda.cu, integer_vif_opencl.cl) make the scale from the
+ * (integer_vif_kernels.h) make the scale from the
  * previous one (decimation) and add the statistic's integer sums of every
  * pixel; those sums are read back and ivif_conclude(), the CPU's, gives the
  * outputs. Instances that differ only in vif_enhn_gain_limit (VMAF and
@@ -18,7 +18,7 @@
 #include "log.h"
 
 #include "ivif_arith.h"
-#include "ivif_cuda.h"
+#include "ivif_gpu_args.h"
 #include "ivif_host.h"
 
 VMAF_GPU_PROGRAM_DECLARE(integer_vif);
@@ -130,7 +130,7 @@ static void rounding(const IvifGpu *g, int sc, uint32_t *mu_round, int *mu_shift
     }
 }
 
-/* Tiles of the kernels (integer_vif_cuda.cu): 256 threads for 32 x 32
+/* Tiles of the kernels (integer_vif_kernels.h): 256 threads for 32 x 32
  * statistic outputs, or 32 x 16 decimated ones. */
 #define STAT_TILE 32u
 #define DEC_TILE_W 32u

@@ -187,27 +187,13 @@ typedef struct IvifAccum {
 
 /**
  * The gain limits one pass serves (acc[e] for v[e]); passed to kernels by
- * value. An OpenCL kernel receives the same 40 bytes with each limit as its
- * binary64 bit pattern (a device may have no double), and reads limit e as
- * an ev_d with IVIF_EGL(gl, e).
+ * value. Each limit is fp.h's ev_d: the host's double, and on an OpenCL
+ * device without fp64 the same 8 bytes read as its bit pattern.
  */
-#if defined(__OPENCL_C_VERSION__)
 typedef struct IvifGainLimits {
-    uint64_t v[IVIF_MAX_GAIN_LIMITS];
+    ev_d v[IVIF_MAX_GAIN_LIMITS];
     int n;
 } IvifGainLimits;
-#if EV_F64
-#define IVIF_EGL(gl, e) as_double((gl).v[e])
-#else
-#define IVIF_EGL(gl, e) ((ev_d)(gl).v[e])
-#endif
-#else
-typedef struct IvifGainLimits {
-    double v[IVIF_MAX_GAIN_LIMITS];
-    int n;
-} IvifGainLimits;
-#define IVIF_EGL(gl, e) ((gl).v[e])
-#endif
 
 /** What the gain-limited numerator term of a pixel needs (ivif_stat_common). */
 typedef struct IvifGain {

@@ -1,10 +1,10 @@
 /*
- * What integer VIF's CUDA twin (integer_vif_cuda.c) and its kernels
- * (integer_vif_cuda.cu) share: the gain limits one pass serves and the
+ * What integer VIF's GPU twin (integer_vif_gpu.c) and its kernels
+ * (integer_vif_kernels.h) share besides IvifGainLimits (ivif_arith.h): the
  * layout of each scale's integer sums.
  */
-#ifndef EXACTVMAF_IVIF_CUDA_H
-#define EXACTVMAF_IVIF_CUDA_H
+#ifndef EXACTVMAF_IVIF_GPU_ARGS_H
+#define EXACTVMAF_IVIF_GPU_ARGS_H
 
 #include "ivif_arith.h"
 
