@@ -550,11 +550,6 @@ int vmaf_gpu_kernel(VmafGpuLane *l, const VmafGpuProgram *prog, const char *name
     return l->ops->kernel(l->st, prog, name, k);
 }
 
-uint64_t vmaf_gpu_address(const VmafGpuLane *l, VmafGpuPtr p)
-{
-    return l->ops->api == VMAF_GPU_API_CUDA ? p.mem + p.off : 0;
-}
-
 /* ---- Work log ----
  *
  * Queueing a frame's kernels call by call costs the submitting thread some

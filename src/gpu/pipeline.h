@@ -186,12 +186,6 @@ int vmaf_gpu_const(VmafGpuLane *l, VmafGpuPtr *p, const void *src, size_t bytes)
 /** Kernel `name` of the backend's part of `prog`, on the lane's device. */
 int vmaf_gpu_kernel(VmafGpuLane *l, const VmafGpuProgram *prog, const char *name,
                     VmafGpuKernel **k);
-/**
- * The device address of p where the backend has addresses (CUDA), for
- * tables of buffers passed in a struct; 0 elsewhere (such a twin has no
- * OpenCL part).
- */
-uint64_t vmaf_gpu_address(const VmafGpuLane *l, VmafGpuPtr p);
 
 /**
  * Queued on the lane's queue, in order. A launch covers nx x ny x nz
@@ -256,7 +250,7 @@ int vmaf_gpu_opt_string(const struct VmafFex *fex, const char *name, const char 
 #endif
 
 /**
- * Launch geometry of a row-sum kernel (src/gpu/cuda/rowsum.cuh) over h
+ * Launch geometry of a row-sum kernel (src/gpu/ev_row_sums.h) over h
  * rows: nx = RS_THREADS(h), bx = RS_BLOCK.
  */
 #define RS_BLOCK 128u
