@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Print 'N passed, N failed, N skipped' over one or more test logs.
+"""Print 'N passed, N failed' over one or more test logs (the last line;
+skipped tests are counted on the line before).
 
 usage: test_summary.py [LABEL=]LOG...
 Each LOG holds one JSON object a line with "name" and "result" (meson's
@@ -34,4 +35,5 @@ for arg in sys.argv[1:]:
         else:
             failed += 1
             print('failed: %s%s (%s)' % (prefix, t['name'], r))
-print('%d passed, %d failed, %d skipped' % (passed, failed, skipped))
+print('%d skipped' % skipped)
+print('%d passed, %d failed' % (passed, failed))

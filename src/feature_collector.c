@@ -114,6 +114,16 @@ static int grow(VmafFeatureVector *v, unsigned index)
     return 0;
 }
 
+static void drop(VmafFeatureCollector *fc, VmafFeatureVector *v)
+{
+    const unsigned at = (unsigned)(v - fc->vec);
+    free(v->name);
+    free(v->value);
+    free(v->written);
+    memmove(&fc->vec[at], &fc->vec[at + 1], (fc->cnt - at - 1) * sizeof(*v));
+    fc->cnt--;
+}
+
 static int store(VmafFeatureCollector *fc, const char *name, double value,
                  unsigned index, uint64_t order_key, bool replace)
 {
@@ -126,7 +136,11 @@ static int store(VmafFeatureCollector *fc, const char *name, double value,
         goto out;
     }
     err = grow(v, index);
-    if (err) goto out;
+    if (err) {
+        /* A failed call leaves no trace: not even the name it would add. */
+        if (!v->capacity) drop(fc, v);
+        goto out;
+    }
     if (v->written[index] && !replace) {
         err = -EINVAL;
         goto out;

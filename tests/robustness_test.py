@@ -7,7 +7,7 @@ a message on stderr naming the file, frame or option at fault, no file at the
 cases: SIGINT/SIGTERM during a run give a marked, incomplete output and
 exit 128 + signal.
 
-usage: robustness_test.py --exe build/tools/exactvmaf [--only SUBSTRING] [-v]
+usage: robustness_test.py --exe build/tools/exactvmaf [--only SUBSTRING[,SUBSTRING...]] [-v]
 """
 import argparse, csv, io, json, os, resource, signal, stat, subprocess, sys, tempfile
 import threading, time
@@ -681,7 +681,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
     ap.add_argument('--shared', help='unused; accepted like the other tests')
-    ap.add_argument('--only', default='', help='run the groups whose name contains this')
+    ap.add_argument('--only', default='', help='run the groups whose name contains this '
+                    '(or one of these, comma-separated)')
     ap.add_argument('-v', '--verbose', action='store_true')
     args = ap.parse_args()
     groups = [('y4m', y4m_header_cases), ('yuv', yuv_cases), ('pair', pair_cases),
@@ -690,7 +691,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         cli = Cli(os.path.abspath(args.exe), tmp)
         for name, fn in groups:
-            if args.only in name:
+            if any(o in name for o in args.only.split(',')):
                 fn(cli, tmp)
     failed = [r for r in results if not r[1]]
     print('%d cases, %d failed' % (len(results), len(failed)))

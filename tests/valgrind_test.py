@@ -4,12 +4,14 @@ paths: no invalid access, no use of uninitialised values, no leak. The
 build gives it the tool without FFmpeg's libraries (exactvmaf-plain): every
 input here is y4m or raw YUV, and FFmpeg's dependencies run start-up code
 that valgrind 3.19 stops with SIGILL on some processors.
-Exits 77 (skipped) when valgrind is not installed, or when the binary is
-built with AddressSanitizer (the two do not mix).
+Exits 77 (skipped), saying why, when valgrind is not installed, when the
+binary is built with AddressSanitizer (the two do not mix), or when a
+system library the binary loads dies under valgrind before our code runs
+(an instruction this valgrind does not know, on this processor).
 
 usage: valgrind_test.py --exe build/tools/exactvmaf
 """
-import argparse, os, shutil, subprocess, sys, tempfile
+import argparse, os, re, shutil, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLES = os.path.join(HERE, '..', 'samples')
@@ -27,6 +29,27 @@ def y4m_odd(path):
             f.write(b'FRAME\n' + frame)
 
 
+def dies_before_main(vg, exe):
+    """Why valgrind cannot run the binary at all here, or None when it can:
+    a library's start-up code (run by the dynamic loader, before main) stops
+    on an instruction this valgrind does not know (SIGILL)."""
+    r = subprocess.run([vg, '-q', exe, '--version'], capture_output=True, timeout=300)
+    err = r.stderr.decode(errors='replace')
+    if r.returncode == 0 or 'signal 4 (SIGILL)' not in err:
+        return None
+    stack = err[err.index('signal 4 (SIGILL)'):]
+    top = re.search(r'at 0x[0-9A-Fa-f]+: (.*) \(in ([^)]+)\)', stack)
+    if not top or '_dl_init' not in stack or re.search(r'by 0x[0-9A-Fa-f]+: main ', stack):
+        return None
+    if os.path.realpath(top.group(2)) == os.path.realpath(exe):
+        return None
+    version = subprocess.run([vg, '--version'], capture_output=True, text=True).stdout.strip()
+    return ('%s stops in %s (%s), at start-up before %s runs, on an instruction that %s '
+            'does not know on this processor' % (os.path.basename(top.group(2)),
+                                                  top.group(1), top.group(2),
+                                                  os.path.basename(exe), version))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
@@ -39,6 +62,10 @@ def main():
         if b'__asan_init' in f.read():
             print('skipped: the binary is built with AddressSanitizer')
             return 77
+    why = dies_before_main(vg, a.exe)
+    if why:
+        print('skipped: ' + why)
+        return 77
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         odd = os.path.join(tmp, 'odd.y4m')

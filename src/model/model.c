@@ -333,15 +333,12 @@ static int parse_model_dict(const char *label, const EvJson *md,
     if (md->type != EV_JSON_OBJECT)
         return bad(label, md, "\"model_dict\" must be an object");
 
-    int err;
+    int err = -ENOMEM;
     VmafModel *m = calloc(1, sizeof(*m));
-    if (!m) return -ENOMEM;
+    if (!m) goto fail;
     m->name = strdup(name);
     m->source = strdup(label);
-    if (!m->name || !m->source) {
-        err = -ENOMEM;
-        goto fail;
-    }
+    if (!m->name || !m->source) goto fail;
 
     err = parse_type(label, md, m);
     if (err) goto fail;

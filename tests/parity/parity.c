@@ -7,10 +7,13 @@
  * backend, and every output of every frame is compared as a 64-bit pattern.
  * Prints a table metric x backend (identical / total, largest |difference|,
  * outputs not computed on the backend) and exits 0 only when everything is
- * identical; 77 (skipped) when this machine has no usable GPU.
+ * identical and every metric asked for compared at least one output (a
+ * metric whose every case was refused, or an unknown --only name, fails);
+ * 77 (skipped) when this machine has no usable GPU.
  *
  * usage: parity [--shared DIR] [--quick] [--lite] [--verbose] [--self-check] [--only M,M...]
  *               [--backend cuda|opencl] [--opencl-fp64 auto|off] [--opencl-device N|P:D]
+ *               [--ciede-host-pixels]
  *   --shared DIR  folder with fixtures/ and golden/netflix-v3.2.0/manifest.json
  *                 (the float_adm option sets of the goldens are read from it)
  *   --backend B   the backend under test (default cuda); opencl checks the
@@ -23,10 +26,17 @@
  *                 (for CI on a slow OpenCL CPU device; the full run is --quick)
  *   --self-check  compare the CPU with itself (checks this program, needs no GPU)
  *   --only M,...  only these extractors (e.g. adm,vif,motion)
+ *   --ciede-host-pixels  ciede's twin must leave hard and open pixels to
+ *                 the host (as it does with EXACTVMAF_CIEDE_LIBM set to a
+ *                 large assumed libm difference): counted from its debug
+ *                 lines, the run fails unless there were open pixels, frames
+ *                 with hard pixels listed and frames with more hard pixels
+ *                 than the list holds (each a path of the host's)
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,6 +51,7 @@
 #if EXACTVMAF_HAVE_OPENCL
 #include "gpu/opencl/opencl_device.h"
 #endif
+#include "feature/ciede/ciede_arith.h"
 #include "feature/float_adm/adm_rcp_model.h"
 
 #define MAX_SETS 128
@@ -170,6 +181,13 @@ static int read_raw(FILE *f, const Geometry *g, VmafPicture *pic)
     return 0;
 }
 
+/* Every extractor parity knows: the names --only may give. */
+static const char *const metrics[] = { "float_adm", "float_vif", "float_motion", "adm", "vif",
+                                       "motion", "psnr", "float_psnr", "float_ms_ssim",
+                                       "float_moment", "psnr_hvs", "float_ssim", "speed_chroma",
+                                       "speed_temporal", "cambi", "ciede" };
+#define N_METRICS (sizeof(metrics) / sizeof(metrics[0]))
+
 /* ---- Runs ---- */
 
 typedef struct Output {
@@ -219,6 +237,25 @@ static int parse_opts(const char *spec, char *name, size_t name_len, VmafFeature
     return err;
 }
 
+/* --ciede-host-pixels: the pixels ciede's twin left to the host, from its
+ * debug lines (logged on the pipeline's worker threads). */
+static bool count_ciede;
+static atomic_ullong ciede_frames, ciede_hard, ciede_open, ciede_listed, ciede_full;
+
+static void count_ciede_lines(void *opaque, enum VmafLogLevel level, const char *message)
+{
+    unsigned frame, n_hard, n_open;
+    if (sscanf(message, "ciede: frame %u: %u hard, %u open pixels", &frame, &n_hard, &n_open) == 3) {
+        atomic_fetch_add(&ciede_frames, 1);
+        atomic_fetch_add(&ciede_hard, n_hard);
+        atomic_fetch_add(&ciede_open, n_open);
+        if (n_hard > CIEDE_HARD_MAX) atomic_fetch_add(&ciede_full, 1);
+        else if (n_hard) atomic_fetch_add(&ciede_listed, 1);
+    } else if (level == VMAF_LOG_LEVEL_ERROR) {
+        fprintf(stderr, "exactvmaf error: %s\n", message);
+    }
+}
+
 /* The OpenCL fp64 mode and device under test (--opencl-fp64, --opencl-device). */
 static enum ExactvmafFp64 test_fp64 = EXACTVMAF_FP64_AUTO;
 static const char *test_device;
@@ -228,12 +265,15 @@ static int run(Content *c, const char *spec, enum ExactvmafBackend backend,
 {
     memset(res, 0, sizeof(*res));
     VmafContext *vmaf = NULL;
-    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE, .n_threads = 0 };
+    const bool counting = count_ciede && backend != EXACTVMAF_BACKEND_CPU;
+    VmafConfiguration cfg = { .log_level = counting ? VMAF_LOG_LEVEL_DEBUG : VMAF_LOG_LEVEL_NONE,
+                              .n_threads = 0 };
     int err = vmaf_init(&vmaf, cfg);
     if (err) return res->err = err;
     char name[64];
     VmafFeatureDictionary *d = NULL;
-    err = exactvmaf_set_backend(vmaf, backend, 0);
+    if (counting) err = exactvmaf_set_logger(vmaf, count_ciede_lines, NULL);
+    if (!err) err = exactvmaf_set_backend(vmaf, backend, 0);
     if (!err && backend == EXACTVMAF_BACKEND_OPENCL)
         err = exactvmaf_set_opencl_fp64(vmaf, test_fp64);
     if (!err && backend == EXACTVMAF_BACKEND_OPENCL && test_device)
@@ -392,13 +432,13 @@ static void check_case(Content *c, const char *spec, enum ExactvmafDivision divi
     snprintf(metric_buf, sizeof(metric_buf), "%s", spec);
     char *eq = strchr(metric_buf, '=');
     if (eq) *eq = '\0';
-    static const char *const metrics[] = { "float_adm", "float_vif", "float_motion", "adm",
-                                           "vif", "motion", "psnr", "float_psnr",
-                                           "float_ms_ssim", "float_moment", "psnr_hvs", "float_ssim",
-                                           "speed_chroma", "speed_temporal", "cambi", "ciede" };
-    const char *metric = metric_buf;
-    for (size_t i = 0; i < sizeof(metrics) / sizeof(metrics[0]); i++)
+    const char *metric = NULL;
+    for (size_t i = 0; i < N_METRICS; i++)
         if (!strcmp(metrics[i], metric_buf)) metric = metrics[i];
+    if (!metric) {      /* a set in the tables below names an unknown extractor */
+        printf("FAIL: option set %s names no extractor parity knows\n", spec);
+        exit(1);
+    }
 
     char label[320];
     snprintf(label, sizeof(label), "%s%s", c->name, division == EXACTVMAF_DIVISION_RCP ? " [rcp]" : "");
@@ -713,6 +753,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--lite")) lite = quick = true;
         else if (!strcmp(argv[i], "--verbose")) verbose = true;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--ciede-host-pixels")) count_ciede = true;
         else if (!strcmp(argv[i], "--self-check")) {
             test_backend = EXACTVMAF_BACKEND_CPU;
             test_backend_name = "cpu";
@@ -729,9 +770,20 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "usage: parity [--shared DIR] [--quick] [--lite] [--verbose] [--self-check] "
                             "[--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off] "
-                            "[--opencl-device N|P:D]\n");
+                            "[--opencl-device N|P:D] [--ciede-host-pixels]\n");
             return 2;
         }
+    }
+    for (const char *p = only; p && *p;) {
+        const size_t k = strcspn(p, ",");
+        bool known = false;
+        for (size_t m = 0; m < N_METRICS && !known; m++)
+            known = strlen(metrics[m]) == k && !strncmp(metrics[m], p, k);
+        if (!known) {
+            printf("FAIL: --only names \"%.*s\", which is no extractor parity knows\n", (int)k, p);
+            return 2;
+        }
+        p += k + (p[k] == ',');
     }
 
     /* Held open to the end: the device's primary context then lives across
@@ -874,9 +926,36 @@ int main(int argc, char **argv)
         printf("%-14s %-8s %22s %12.3g %7u %8u %8u %8u\n", t->metric, test_backend_name, frac, t->max_diff,
                t->cases, t->refused_both, t->run_failures, t->not_on_backend);
         all = all && t->identical == t->total && !t->run_failures && !t->not_on_backend;
+        if (!t->total) {
+            printf("FAIL: %s compared no output (%u cases, every one refused)\n", t->metric,
+                   t->cases);
+            all = false;
+        }
+    }
+    /* Every metric asked for ran some case. */
+    for (size_t m = 0; m < N_METRICS; m++) {
+        bool ran = false;
+        for (unsigned i = 0; i < n_tally && !ran; i++) ran = tally[i].metric == metrics[m];
+        if (wanted(metrics[m]) && !ran) {
+            printf("FAIL: %s was asked for and no case of it ran\n", metrics[m]);
+            all = false;
+        }
+    }
+    if (count_ciede) {
+        const unsigned long long frames = ciede_frames, hard = ciede_hard, open = ciede_open;
+        const unsigned long long listed = ciede_listed, full = ciede_full;
+        printf("ciede: pixels left to the host over %llu frames: %llu hard, %llu open; "
+               "frames with hard pixels listed: %llu, with more than the list holds (%u): %llu\n",
+               frames, hard, open, listed, CIEDE_HARD_MAX, full);
+        if (!hard || !open || !listed || !full) {
+            printf("FAIL: a host path of ciede's twin did not run (%s)\n",
+                   !open ? "no open pixel" : !listed ? "no frame with hard pixels listed"
+                                           : "no frame with more hard pixels than listed");
+            all = false;
+        }
     }
     printf("%s\n", all ? "PASS: every output of every backend equals the CPU's bit for bit"
-                       : "FAIL: see the MISMATCH lines above");
+                       : "FAIL: see the MISMATCH and FAIL lines above");
     evc_state_close(keep);
 #if EXACTVMAF_HAVE_OPENCL
     if (ocl_keep) ocl_keep->ops->close(ocl_keep);

@@ -239,6 +239,10 @@ static int frame_sum(VmafFex *fex, const VmafGpuFrame *fr, CiedeLane *q, double 
 static int prepare(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     CiedeLane *q = lp;
+    /* What the host takes over, for tests that make it take over more
+     * (EXACTVMAF_CIEDE_LIBM) and must see that it did. */
+    vmaf_log(VMAF_LOG_LEVEL_DEBUG, "ciede: frame %u: %u hard, %u open pixels", fr->index,
+             q->h_res[CIEDE_RES_HARD], q->h_res[CIEDE_RES_OPEN]);
     q->sum_err = frame_sum(fex, fr, q, &q->sum);
     return 0;
 }
