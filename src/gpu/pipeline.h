@@ -14,7 +14,7 @@
  * Queueing. A frame's twin calls (launches, copies, event waits) are
  * written to its lane's work log first; on CUDA a log equal to the lane's
  * previous one relaunches that frame's graph as one call, else the log
- * becomes the lane's new graph (pipeline.c, "Work log"). Lanes after a
+ * becomes the lane's new graph (work_log.c). Lanes after a
  * device's first take their buffers from one block of the first lane's
  * size.
  *
@@ -45,6 +45,8 @@
  * through the device layer (device.h), so one pipeline and one twin serve
  * CUDA and OpenCL; a twin brings its kernels for each backend in a
  * VmafGpuProgram, and runs where that backend's part is present.
+ *
+ * The files: pipeline_internal.h.
  */
 #ifndef EXACTVMAF_GPU_PIPELINE_H
 #define EXACTVMAF_GPU_PIPELINE_H
