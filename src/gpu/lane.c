@@ -252,7 +252,7 @@ int gpu_lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev,
     }
     unsigned n_slot = 0;
     for (unsigned i = 0; i < gpu->n_fl && !err; i++) {
-        const FloatDecl *f = &gpu->fl[i];
+        const VmafGpuFloatUse *f = &gpu->fl[i];
         unsigned pw, ph;
         gpu_plane_dims(gpu, f->plane, &pw, &ph);
         const size_t pitch = vmaf_gpu_pitch_floats(pw);

@@ -13,7 +13,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fex_internal.h"
 #include "gpu/pipeline_internal.h"
 #include "log.h"
 #include "picture_internal.h"
@@ -52,7 +51,7 @@ int vmaf_gpu_create(VmafGpu **out, VmafGpuDev **dev, unsigned n_dev,
                     const VmafGpuConfig *cfg, enum VmafPixelFormat pix_fmt, unsigned bpc,
                     unsigned w, unsigned h)
 {
-    if (!out || !dev || !n_dev || n_dev > VMAF_GPU_MAX_DEVICES) {
+    if (!out || !dev || !n_dev || n_dev > VMAF_GPU_MAX_DEVICES || !cfg || !cfg->conclude) {
         if (dev) close_devices(dev, n_dev <= VMAF_GPU_MAX_DEVICES ? n_dev : 0);
         return -EINVAL;
     }
@@ -81,7 +80,7 @@ int vmaf_gpu_create(VmafGpu **out, VmafGpuDev **dev, unsigned n_dev,
     }
     for (unsigned d = 0; d < n_dev; d++) gpu->dev[d] = dev[d];
     gpu->n_dev = n_dev;
-    if (cfg) gpu->cfg = *cfg;
+    gpu->cfg = *cfg;
     gpu->pix_fmt = pix_fmt;
     gpu->bpc = bpc;
     gpu->w = w;
@@ -130,39 +129,30 @@ bool vmaf_gpu_runs(const VmafGpu *gpu, const VmafGpuProgram *prog)
                                                       : prog->opencl != NULL;
 }
 
-int vmaf_gpu_add(VmafGpu *gpu, VmafFex *fex)
+int vmaf_gpu_add(VmafGpu *gpu, VmafFex *fex, const VmafGpuNeeds *needs)
 {
-    if (gpu->started || gpu->n_twin == MAX_TWINS) return -EINVAL;
-    free(gpu->pending.share_key);
-    memset(&gpu->pending, 0, sizeof(gpu->pending));
-    memset(gpu->pending_planes, 0, sizeof(gpu->pending_planes));
-    gpu->n_pending_fl = 0;
-    gpu->pending_desc = fex->desc;
-    int err = vmaf_fex_init(fex, gpu->pix_fmt, gpu->bpc, gpu->w, gpu->h);
-    if (err) return err;
-    if (!fex->twin) return VMAF_FEX_TWIN_DECLINED;  /* the CPU path took it */
-    if (gpu->pending.history > VMAF_GPU_MAX_HISTORY) return -EINVAL;
-
-    for (unsigned k = 0; k < 2; k++) gpu->planes[k] |= gpu->pending_planes[k];
-    for (unsigned i = 0; i < gpu->n_pending_fl; i++) {
-        const FloatDecl *f = &gpu->pending_fl[i];
+    if (gpu->started || gpu->n_twin == MAX_TWINS || needs->gpu != gpu ||
+        needs->history > VMAF_GPU_MAX_HISTORY)
+        return -EINVAL;
+    for (unsigned k = 0; k < 2; k++) gpu->planes[k] |= needs->planes[k];
+    for (unsigned i = 0; i < needs->n_fl; i++) {
+        const VmafGpuFloatUse *f = &needs->fl[i];
         unsigned j = 0;
         while (j < gpu->n_fl && !(gpu->fl[j].plane == f->plane && gpu->fl[j].offset == f->offset))
             j++;
         if (j == gpu->n_fl) {
             if (gpu->n_fl == MAX_FLOATS) return -ENOMEM;
-            gpu->fl[gpu->n_fl++] = (FloatDecl){ 0, f->plane, f->offset };
+            gpu->fl[gpu->n_fl++] = (VmafGpuFloatUse){ 0, f->plane, f->offset };
         }
         gpu->fl[j].which_mask |= f->which_mask;
     }
-    if (gpu->pending.history > gpu->history) gpu->history = gpu->pending.history;
-    gpu->twin[gpu->n_twin] = gpu->pending;
-    gpu->twin[gpu->n_twin].fex = fex;
+    TwinReg *tr = &gpu->twin[gpu->n_twin];
+    *tr = (TwinReg){ .fex = fex, .history = needs->history, .leader = needs->leader };
+    if (needs->share_key[0] && !(tr->share_key = strdup(needs->share_key))) return -ENOMEM;
+    if (needs->history > gpu->history) gpu->history = needs->history;
     gpu->n_twin++;
-    memset(&gpu->pending, 0, sizeof(gpu->pending));    /* the key is the twin's now */
     return 0;
 }
-
 
 /* ---- Start: the lanes and the threads ---- */
 
@@ -509,7 +499,6 @@ void vmaf_gpu_destroy(VmafGpu *gpu)
     free(gpu->order);
     close_devices(gpu->dev, gpu->n_dev);
     for (unsigned t = 0; t < gpu->n_twin; t++) free(gpu->twin[t].share_key);
-    free(gpu->pending.share_key);
     pthread_cond_destroy(&gpu->cond_prepared);
     pthread_cond_destroy(&gpu->cond_free);
     pthread_cond_destroy(&gpu->cond_work);

@@ -31,21 +31,17 @@
 
 #include "feature/extractor.h"
 #include "gpu/pipeline.h"
+#include "gpu/twin.h"
 
 #define MAX_TWINS 32
 /* Most prepare workers per pipeline. */
 #define MAX_WORKERS 16
-#define MAX_FLOATS 8
-
-typedef struct FloatDecl {
-    unsigned which_mask, plane;
-    float offset;
-} FloatDecl;
+#define MAX_FLOATS VMAF_GPU_MAX_FLOATS
 
 typedef struct TwinReg {
     VmafFex *fex;
     unsigned history;       /* frames back it reads; 0: not temporal */
-    char *share_key;        /* vmaf_gpu_share's key, or NULL */
+    char *share_key;        /* its VmafGpuNeeds' share key, or NULL */
     VmafFex *leader;        /* a follower's leader: nothing to queue */
     double ms;              /* profile: GPU time of its work */
     double host_ms;         /* profile: its enqueue's time on the submitting thread */
@@ -130,15 +126,9 @@ struct VmafGpu {
 
     TwinReg twin[MAX_TWINS];
     unsigned n_twin;
-    /* Declarations of the twin whose init is running (vmaf_gpu_add). */
-    TwinReg pending;
-    const VmafFeatureExtractor *pending_desc;
-    unsigned pending_planes[2];
-    FloatDecl pending_fl[MAX_FLOATS];
-    unsigned n_pending_fl;
 
     unsigned planes[2];             /* plane masks to upload, ref and dist */
-    FloatDecl fl[MAX_FLOATS];
+    VmafGpuFloatUse fl[MAX_FLOATS];
     unsigned n_fl;
     unsigned history;
 

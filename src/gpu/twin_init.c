@@ -1,63 +1,71 @@
 /*
- * What a twin's init uses: its declarations (planes as samples or floats,
- * history, a shared pass), made while the pipeline runs its init
- * (vmaf_gpu_add), and the CPU path's options by name.
+ * What a twin's init uses: the needs it declares (planes as samples or
+ * floats, history, a shared pass), which the framework then hands to the
+ * pipeline with the instance (vmaf_gpu_add), and the CPU path's options by
+ * name.
  */
 #include <errno.h>
 #include <stdbool.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "gpu/pipeline_internal.h"
 #include "log.h"
 #include "opt.h"
 
-/* ---- Declarations ---- */
+/* ---- Needs ---- */
 
-void vmaf_gpu_use_plane(VmafGpu *gpu, unsigned which_mask, unsigned plane)
+void vmaf_gpu_needs_init(VmafGpuNeeds *n, VmafGpu *gpu, const VmafFex *fex)
 {
-    if (plane >= gpu_plane_count(gpu->pix_fmt)) return;
-    for (unsigned k = 0; k < 2; k++)
-        if (which_mask & (1u << k)) gpu->pending_planes[k] |= 1u << plane;
+    memset(n, 0, sizeof(*n));
+    n->gpu = gpu;
+    n->fex = fex;
 }
 
-int vmaf_gpu_use_float(VmafGpu *gpu, unsigned which_mask, unsigned plane, float offset)
+void vmaf_gpu_use_plane(VmafGpuNeeds *n, unsigned which_mask, unsigned plane)
 {
-    if (plane >= gpu_plane_count(gpu->pix_fmt)) return -EINVAL;
-    vmaf_gpu_use_plane(gpu, which_mask, plane);
-    for (unsigned i = 0; i < gpu->n_pending_fl; i++) {
-        FloatDecl *f = &gpu->pending_fl[i];
+    if (plane >= gpu_plane_count(n->gpu->pix_fmt)) return;
+    for (unsigned k = 0; k < 2; k++)
+        if (which_mask & (1u << k)) n->planes[k] |= 1u << plane;
+}
+
+int vmaf_gpu_use_float(VmafGpuNeeds *n, unsigned which_mask, unsigned plane, float offset)
+{
+    if (plane >= gpu_plane_count(n->gpu->pix_fmt)) return -EINVAL;
+    vmaf_gpu_use_plane(n, which_mask, plane);
+    for (unsigned i = 0; i < n->n_fl; i++) {
+        VmafGpuFloatUse *f = &n->fl[i];
         if (f->plane == plane && f->offset == offset) {
             f->which_mask |= which_mask;
             return 0;
         }
     }
-    if (gpu->n_pending_fl == MAX_FLOATS) return -ENOMEM;
-    gpu->pending_fl[gpu->n_pending_fl++] = (FloatDecl){ which_mask, plane, offset };
+    if (n->n_fl == VMAF_GPU_MAX_FLOATS) return -ENOMEM;
+    n->fl[n->n_fl++] = (VmafGpuFloatUse){ which_mask, plane, offset };
     return 0;
 }
 
-void vmaf_gpu_use_history(VmafGpu *gpu, unsigned frames)
+void vmaf_gpu_use_history(VmafGpuNeeds *n, unsigned frames)
 {
-    if (frames > gpu->pending.history) gpu->pending.history = frames;
+    if (frames > n->history) n->history = frames;
 }
 
-VmafFex *vmaf_gpu_share(VmafGpu *gpu, const char *key)
+VmafFex *vmaf_gpu_share(VmafGpuNeeds *n, const char *key)
 {
-    free(gpu->pending.share_key);
-    gpu->pending.share_key = strdup(key);
-    gpu->pending.leader = NULL;
-    for (unsigned t = 0; gpu->pending.share_key && t < gpu->n_twin; t++) {
+    const VmafGpu *gpu = n->gpu;
+    n->leader = NULL;
+    n->share_key[0] = '\0';
+    if (strlen(key) >= sizeof(n->share_key)) return NULL;
+    strcpy(n->share_key, key);
+    for (unsigned t = 0; t < gpu->n_twin; t++) {
         const TwinReg *tr = &gpu->twin[t];
-        if (tr->share_key && !tr->leader && tr->fex->desc == gpu->pending_desc &&
+        if (tr->share_key && !tr->leader && tr->fex->desc == n->fex->desc &&
             !strcmp(tr->share_key, key)) {
-            gpu->pending.leader = tr->fex;
+            n->leader = tr->fex;
             break;
         }
     }
-    return gpu->pending.leader;
+    return n->leader;
 }
-
 
 void *vmaf_gpu_state_of(VmafFex *fex, const VmafGpuFrame *fr)
 {

@@ -10,7 +10,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "fex_internal.h"
 #include "gpu/pipeline_internal.h"
 #include "log.h"
 
@@ -61,7 +60,7 @@ static void conclude_frame(VmafGpu *gpu, VmafGpuLane *l)
         const TwinReg *tr = &gpu->twin[t];
         if (!l->all && !gpu_every_frame(tr)) continue;
         const double t0 = gpu->prof ? gpu_now_ms() : 0.0;
-        err = vmaf_fex_conclude(tr->fex, &l->fr, l->lp[t]);
+        err = gpu->cfg.conclude(tr->fex, &l->fr, l->lp[t]);
         if (gpu->prof) gpu->twin[t].conclude_ms += gpu_now_ms() - t0;
         if (err) {
             vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (%s) failed on frame %u (%s)",
