@@ -77,7 +77,12 @@ int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
         fex->twin_priv = calloc(1, fex->twin->priv_size);
         if (!fex->twin_priv) return -ENOMEM;
     }
-    const int terr = fex->twin->init(fex, pix_fmt, bpc, w, h);
+    /* The twin declares what it needs of the pipeline; the pipeline takes
+     * the instance with those needs. */
+    VmafGpuNeeds needs;
+    vmaf_gpu_needs_init(&needs, fex->env.gpu, fex);
+    int terr = fex->twin->init(fex, pix_fmt, bpc, w, h, &needs);
+    if (!terr) terr = vmaf_gpu_add(fex->env.gpu, fex, &needs);
     if (terr != VMAF_FEX_TWIN_DECLINED) return terr;
     /* The CPU path, initialised above, takes over. */
     vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: no %s twin for these options; computed on the CPU",

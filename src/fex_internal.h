@@ -13,12 +13,21 @@
 int vmaf_fex_create(VmafFex **fex, const VmafFeatureExtractor *desc,
                     const VmafDict *opts, const VmafFexEnv *env,
                     VmafFeatureCollector *fc, unsigned ordinal);
+/**
+ * Initialise: the CPU path's init, then, for an instance made with a GPU
+ * pipeline (env.gpu) and a twin for its backend, the twin's init, whose
+ * needs go to the pipeline with the instance (vmaf_gpu_add). A twin that
+ * declines leaves fex->twin NULL: the CPU path, initialised, computes.
+ */
 int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                   unsigned w, unsigned h);
 int vmaf_fex_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
                      unsigned index);
 int vmaf_fex_flush(VmafFex *fex, unsigned call_index);
-/** A GPU twin's conclusion of frame fr (its lane state lp): emits its outputs. */
+/**
+ * A GPU twin's conclusion of frame fr (its lane state lp): emits its
+ * outputs. The context gives it to the pipeline (VmafGpuConfig.conclude).
+ */
 int vmaf_fex_conclude(VmafFex *fex, const struct VmafGpuFrame *fr, void *lp);
 void vmaf_fex_destroy(VmafFex *fex);
 

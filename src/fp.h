@@ -26,11 +26,7 @@
 #include <math.h>
 #endif
 
-#if defined(__CUDACC__)
-#define EV_FN static __host__ __device__ __forceinline__
-#else
-#define EV_FN static inline
-#endif
+#include "fp_fn.h"
 
 #if !defined(__OPENCL_C_VERSION__)
 #include <stdint.h>

@@ -13,16 +13,16 @@
  * contraction, its denormal mode or its compiler flags.
  *
  * One text compiles as:
- *   host C11            EV_FN from fp.h (static inline), memcpy bit casts;
- *   CUDA (nvcc)         EV_FN from fp.h (__host__ __device__), the
+ *   host C11            EV_FN from fp_fn.h (static inline), memcpy bit casts;
+ *   CUDA (nvcc)         EV_FN from fp_fn.h (__host__ __device__), the
  *                       __float_as_uint/__uint_as_float intrinsics on the
  *                       device, memcpy in the host pass;
  *   OpenCL C 1.2        as_uint/as_float. The program text must supply, before
  *                       this file, the typedefs uint32_t (uint), uint64_t
  *                       (ulong), int64_t (long) (gpu/opencl/ev_opencl.h does);
- *                       EV_FN comes from fp.h, or `static inline` where a
- *                       pasted text has no fp.h.
- *   From fp.h this file uses EV_FN only.
+ *                       EV_FN from fp_fn.h (static inline).
+ *   Nothing of fp.h is used here; fp.h includes this file where its FDIV,
+ *   FSQRT or D_* need it.
  *
  * binary64 values are carried as their bit patterns (ev_f64), because the
  * OpenCL device may have no `double` type at all.
@@ -40,13 +40,9 @@
 #include <string.h>
 #endif
 /* Outside the #if so that an include inliner that expands every include
- * once, wherever it is met (gpu/opencl/cl2c.py), never buries fp.h in a
- * false branch. fp.h includes this file back in OpenCL; the guards end it. */
-#include "fp.h"
-
-#ifndef EV_FN
-#define EV_FN static inline
-#endif
+ * once, wherever it is met (gpu/opencl/cl2c.py), never buries it in a
+ * false branch. */
+#include "fp_fn.h"
 
 /* 64-bit constants: OpenCL's `long` is 64 bits and has no `long long`. */
 #if defined(__OPENCL_C_VERSION__)

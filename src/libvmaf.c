@@ -840,7 +840,7 @@ static void destroy_gpu(VmafContext *vmaf)
 static int start_gpu(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev)
 {
     const VmafGpuConfig gc = { .frames_in_flight = vmaf->frames_in_flight,
-                               .log_id = vmaf->log_id };
+                               .log_id = vmaf->log_id, .conclude = vmaf_fex_conclude };
     int err = vmaf_gpu_create(&vmaf->gpu, dev, n_dev, &gc, vmaf->pix_fmt, vmaf->bpc,
                               vmaf->w, vmaf->h);
     if (err) return err;
@@ -856,8 +856,9 @@ static int start_gpu(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev)
         VmafFex *fex = NULL;
         err = vmaf_fex_create(&fex, r->desc, r->opts, &env, vmaf->fc, i);
         if (err) return err;
-        err = vmaf_gpu_add(vmaf->gpu, fex);
-        if (err == VMAF_FEX_TWIN_DECLINED) {
+        err = vmaf_fex_init(fex, vmaf->pix_fmt, vmaf->bpc, vmaf->w, vmaf->h);
+        if (!err && !fex->twin) {
+            /* The twin declined: the metric stays on the CPU. */
             vmaf_fex_destroy(fex);
             continue;
         }

@@ -27,70 +27,12 @@
 #include "cli.h"
 #include "exactvmaf/exactvmaf.h"
 #include "incomplete.h"
-#include "report.h"
 #include "libvmaf/libvmaf.h"
+#include "models.h"
+#include "readers.h"
+#include "report.h"
+#include "stop_signals.h"
 #include "video_input.h"
-
-/* The signal that asked us to stop (0: none). */
-static volatile sig_atomic_t stop_signal;
-
-static void on_stop_signal(int sig)
-{
-    stop_signal = sig;
-}
-
-/* Sent to a reader thread to end a read it is blocked in; does nothing else. */
-#define WAKE_SIGNAL SIGUSR2
-
-static void on_wake_signal(int sig)
-{
-    (void)sig;
-}
-
-static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
-
-/*
- * First signal: finish gracefully. SA_RESETHAND makes a second one fatal
- * at once, for a user who does not want to wait. No SA_RESTART: a read
- * blocked on a pipe returns, so that the stop does not wait for input.
- */
-static void install_stop_handlers(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof(sa));
-    sa.sa_handler = on_stop_signal;
-    sa.sa_flags = SA_RESETHAND;
-    sigemptyset(&sa.sa_mask);
-    for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-        sigaction(stop_signals[i], &sa, NULL);
-    /* No SA_RESTART: a reader's blocked read returns EINTR. */
-    sa.sa_handler = on_wake_signal;
-    sa.sa_flags = 0;
-    sigaction(WAKE_SIGNAL, &sa, NULL);
-}
-
-/* Hold the stop signals (they stay pending) or release them. Threads
- * created while they are held never receive them, so that they reach the
- * reading thread. */
-static void hold_stop_signals(bool hold, sigset_t *old)
-{
-    sigset_t set;
-    sigemptyset(&set);
-    for (size_t i = 0; i < sizeof(stop_signals) / sizeof(stop_signals[0]); i++)
-        sigaddset(&set, stop_signals[i]);
-    if (hold) pthread_sigmask(SIG_BLOCK, &set, old);
-    else pthread_sigmask(SIG_SETMASK, old, NULL);
-}
-
-static const char *signal_name(int sig)
-{
-    switch (sig) {
-    case SIGINT: return "SIGINT";
-    case SIGTERM: return "SIGTERM";
-    case SIGHUP: return "SIGHUP";
-    default: return "a signal";
-    }
-}
 
 static const char *pix_fmt_name(enum VmafPixelFormat f)
 {
@@ -187,7 +129,7 @@ static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
                                         c->hwdec_sessions);
     }
     /* A read cut short by a stop signal ends the input quietly. */
-    if (!err) (*vi)->interrupted = &stop_signal;
+    if (!err) (*vi)->interrupted = &cli_stop_signal;
     return err;
 }
 
@@ -379,7 +321,7 @@ static int check_not_an_input(const char *out, const char *in, const char *which
 static int skip_frames(VideoInput *vi, unsigned n)
 {
     for (unsigned i = 0; i < n; i++) {
-        if (stop_signal) return -EINTR;
+        if (cli_stop_signal) return -EINTR;
         const int ret = video_input_skip(vi);
         if (ret < 0) return ret;
         if (!ret) {
@@ -443,338 +385,6 @@ static void progress_end(Progress *p, unsigned done)
     fputc('\n', stderr);
 }
 
-typedef struct Models {
-    VmafModel *model[CLI_MAX_MODELS];
-    VmafModelCollection *collection[CLI_MAX_MODELS];
-    const char *collection_label[CLI_MAX_MODELS];
-    unsigned n_collection;
-} Models;
-
-/* Text written on stderr between capture_begin and capture_end is held
- * back, so that a failed first attempt does not confuse the reader. */
-typedef struct Capture {
-    FILE *tmp;
-    int saved_fd;
-} Capture;
-
-static bool capture_begin(Capture *cap)
-{
-    fflush(stderr);
-    cap->tmp = tmpfile();
-    if (!cap->tmp) return false;
-    cap->saved_fd = dup(STDERR_FILENO);
-    if (cap->saved_fd < 0 || dup2(fileno(cap->tmp), STDERR_FILENO) < 0) {
-        if (cap->saved_fd >= 0) close(cap->saved_fd);
-        fclose(cap->tmp);
-        return false;
-    }
-    return true;
-}
-
-/* Restore stderr; show the held text when asked. */
-static void capture_end(Capture *cap, bool show)
-{
-    fflush(stderr);
-    dup2(cap->saved_fd, STDERR_FILENO);
-    close(cap->saved_fd);
-    if (show && !fseek(cap->tmp, 0, SEEK_SET)) {
-        char buf[4096];
-        size_t n;
-        while ((n = fread(buf, 1, sizeof(buf), cap->tmp)) > 0) fwrite(buf, 1, n, stderr);
-    }
-    fclose(cap->tmp);
-}
-
-/* A model file holding a bootstrap collection ("0", "1", ... members, no
- * "model_dict"): then only the collection loader can say what is wrong. */
-static bool is_collection_file(const char *path)
-{
-    return exactvmaf_model_file_is_collection(path) == 1;
-}
-
-/* Load each --model and register its features, as Netflix's tool does: a
- * name that is not a single model is tried as a bootstrap collection. A
- * file goes straight to the loader its content calls for, so that its
- * errors are that loader's alone. */
-static int load_models(VmafContext *vmaf, CliSettings *c, Models *m)
-{
-    for (unsigned i = 0; i < c->n_model; i++) {
-        CliModel *cm = &c->model[i];
-        const char *label = cli_model_label(cm);
-        const bool path_collection = cm->path && is_collection_file(cm->path);
-        int err = -EINVAL;
-        if (!path_collection) {
-            /* A built-in name may be a collection: hold back the single
-             * loader's complaint until the collection loader has tried. */
-            Capture cap;
-            const bool held = cm->version && capture_begin(&cap);
-            err = cm->version ? vmaf_model_load(&m->model[i], &cm->cfg, cm->version) :
-                                vmaf_model_load_from_path(&m->model[i], &cm->cfg, cm->path);
-            if (held) capture_end(&cap, !err);
-            if (err && cm->path) {
-                fprintf(stderr, "exactvmaf: cannot load model %s: %s\n", label,
-                        strerror(-err));
-                return err;
-            }
-        }
-        if (!err) {
-            for (unsigned j = 0; j < cm->n_overload; j++) {
-                err = vmaf_model_feature_overload(m->model[i], cm->overload[j].feature,
-                                                  cm->overload[j].opts);
-                if (err) {
-                    fprintf(stderr, "exactvmaf: model %s: cannot set %s options: %s\n",
-                            label, cm->overload[j].feature, strerror(-err));
-                    return err;
-                }
-                cm->overload[j].opts = NULL;    /* consumed */
-            }
-            err = vmaf_use_features_from_model(vmaf, m->model[i]);
-            if (err) {
-                fprintf(stderr, "exactvmaf: model %s: cannot register its features: %s\n",
-                        label, strerror(-err));
-                return err;
-            }
-            continue;
-        }
-
-        const unsigned k = m->n_collection;
-        err = cm->version ?
-            vmaf_model_collection_load(&m->model[i], &m->collection[k], &cm->cfg, cm->version) :
-            vmaf_model_collection_load_from_path(&m->model[i], &m->collection[k], &cm->cfg,
-                                                 cm->path);
-        if (err) {
-            fprintf(stderr, "exactvmaf: cannot load model %s: %s\n", label, strerror(-err));
-            return err;
-        }
-        m->collection_label[k] = label;
-        m->n_collection++;
-        for (unsigned j = 0; j < cm->n_overload; j++) {
-            err = vmaf_model_collection_feature_overload(m->model[i], &m->collection[k],
-                                                         cm->overload[j].feature,
-                                                         cm->overload[j].opts);
-            if (err) {
-                fprintf(stderr, "exactvmaf: model collection %s: cannot set %s options: %s\n",
-                        label, cm->overload[j].feature, strerror(-err));
-                return err;
-            }
-            cm->overload[j].opts = NULL;
-        }
-        err = vmaf_use_features_from_model_collection(vmaf, m->collection[k]);
-        if (err) {
-            fprintf(stderr, "exactvmaf: model collection %s: cannot register its features: %s\n",
-                    label, strerror(-err));
-            return err;
-        }
-    }
-    return 0;
-}
-
-static void free_models(Models *m, unsigned n_model)
-{
-    for (unsigned i = 0; i < n_model; i++) vmaf_model_destroy(m->model[i]);
-    for (unsigned i = 0; i < m->n_collection; i++)
-        vmaf_model_collection_destroy(m->collection[i]);
-}
-
-/* Pool every model (this also computes and stores its per-frame scores). */
-static int score_models(VmafContext *vmaf, const CliSettings *c, const Models *m,
-                        unsigned n_frames, FILE *print, const char *note)
-{
-    for (unsigned i = 0; i < c->n_model; i++) {
-        double score;
-        const int err = vmaf_score_pooled(vmaf, m->model[i], VMAF_POOL_METHOD_MEAN, &score,
-                                          0, n_frames - 1);
-        if (err) {
-            fprintf(stderr, "exactvmaf: model %s: scoring failed: %s\n",
-                    cli_model_label(&c->model[i]), strerror(-err));
-            return err;
-        }
-        if (print)
-            fprintf(print, "VMAF score (%s): %f%s\n", cli_model_label(&c->model[i]), score,
-                    note);
-    }
-    for (unsigned i = 0; i < m->n_collection; i++) {
-        VmafModelCollectionScore score = { 0 };
-        const int err = vmaf_score_pooled_model_collection(vmaf, m->collection[i],
-                                                           VMAF_POOL_METHOD_MEAN, &score,
-                                                           0, n_frames - 1);
-        if (err) {
-            fprintf(stderr, "exactvmaf: model collection %s: scoring failed: %s\n",
-                    m->collection_label[i], strerror(-err));
-            return err;
-        }
-        if (print && score.type == VMAF_MODEL_COLLECTION_SCORE_BOOTSTRAP)
-            fprintf(print, "VMAF score (%s): %f, ci.p95: [%f, %f], stddev: %f%s\n",
-                    m->collection_label[i],
-                    score.bootstrap.bagging_score, score.bootstrap.ci.p95.lo,
-                    score.bootstrap.ci.p95.hi, score.bootstrap.stddev, note);
-    }
-    return 0;
-}
-
-/*
- * Reading ahead: each video has a thread that reads its frames into the
- * context's pool pictures, up to READ_AHEAD frames before the computation
- * reaches them, so that the two files are read in parallel and beside the
- * computation. What a read would print is kept with its frame and printed
- * when the computation reaches that frame, so that the messages (and which
- * ones appear) are those of reading the pairs one after the other.
- */
-#define READ_AHEAD 8
-
-typedef struct Frame {
-    int ret;            /* 1: a frame in pic, 0: the end, <0: an error */
-    VmafPicture pic;
-    char *messages;     /* what reading it said, or NULL */
-} Frame;
-
-typedef struct Reader {
-    VideoInput *vi;
-    unsigned bpc, limit;    /* depth of the pictures; frames at most (0: all) */
-    unsigned produced;      /* frames read */
-    pthread_t thread;
-    bool started, finished, stop;
-    pthread_mutex_t lock;
-    pthread_cond_t cond;
-    Frame q[READ_AHEAD];
-    unsigned head, len;
-} Reader;
-
-/* CLOCK_REALTIME `ms` milliseconds from now, for the timed waits. */
-static struct timespec deadline_ms(long ms)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    t.tv_nsec += ms * 1000 * 1000;
-    if (t.tv_nsec >= 1000000000) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000;
-    }
-    return t;
-}
-
-static void *reader_main(void *arg)
-{
-    Reader *r = arg;
-    /* The stop signals stay blocked (this thread was made while they were
-     * held): they are for the main thread. The wake signal ends a read. */
-    sigset_t wake;
-    sigemptyset(&wake);
-    sigaddset(&wake, WAKE_SIGNAL);
-    pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
-    while (!r->limit || r->produced < r->limit) {
-        pthread_mutex_lock(&r->lock);
-        while (r->len == READ_AHEAD && !r->stop) pthread_cond_wait(&r->cond, &r->lock);
-        const bool stop = r->stop;
-        pthread_mutex_unlock(&r->lock);
-        if (stop) break;
-        Frame f = { 0 };
-        f.ret = video_input_read(r->vi, &f.pic, r->bpc);
-        f.messages = video_input_take_messages(r->vi);
-        pthread_mutex_lock(&r->lock);
-        if (f.ret == 1) r->produced++;
-        r->q[(r->head + r->len) % READ_AHEAD] = f;
-        r->len++;
-        pthread_cond_broadcast(&r->cond);
-        pthread_mutex_unlock(&r->lock);
-        if (f.ret <= 0) break;
-    }
-    pthread_mutex_lock(&r->lock);
-    r->finished = true;
-    pthread_cond_broadcast(&r->cond);
-    pthread_mutex_unlock(&r->lock);
-    return NULL;
-}
-
-static int reader_start(Reader *r, VideoInput *vi, unsigned bpc, unsigned limit)
-{
-    memset(r, 0, sizeof(*r));
-    r->vi = vi;
-    r->bpc = bpc;
-    r->limit = limit;
-    vi->defer_messages = true;
-    if (pthread_mutex_init(&r->lock, NULL)) return -ENOMEM;
-    if (pthread_cond_init(&r->cond, NULL)) {
-        pthread_mutex_destroy(&r->lock);
-        return -ENOMEM;
-    }
-    if (pthread_create(&r->thread, NULL, reader_main, r)) {
-        pthread_cond_destroy(&r->cond);
-        pthread_mutex_destroy(&r->lock);
-        return -ENOMEM;
-    }
-    r->started = true;
-    return 0;
-}
-
-/*
- * The next frame, waiting for it: 0, or -EINTR when a stop signal came
- * first. A reader that ended (or was limited) without a last item gives the
- * end of stream.
- */
-static int reader_next(Reader *r, Frame *f)
-{
-    int ret = 0;
-    pthread_mutex_lock(&r->lock);
-    while (!r->len && !r->finished) {
-        if (stop_signal) {
-            ret = -EINTR;
-            break;
-        }
-        /* Signals do not end a wait: look at the flag now and then. */
-        const struct timespec t = deadline_ms(20);
-        pthread_cond_timedwait(&r->cond, &r->lock, &t);
-    }
-    if (!ret && r->len) {
-        *f = r->q[r->head];
-        r->head = (r->head + 1) % READ_AHEAD;
-        r->len--;
-        pthread_cond_broadcast(&r->cond);
-    } else if (!ret) {
-        *f = (Frame){ .ret = 0 };
-    }
-    pthread_mutex_unlock(&r->lock);
-    if (!ret && f->messages) {
-        fputs(f->messages, stderr);
-        free(f->messages);
-        f->messages = NULL;
-    }
-    return ret;
-}
-
-/*
- * Stop the thread (ending a read it is blocked in) and drop what it read.
- * `cancel` also cuts short a frame it is reading, leaving the input good only
- * for closing; without it a frame under way is read to its end, so that the
- * input stays at a frame boundary (to count what is left).
- */
-static void reader_stop(Reader *r, bool cancel)
-{
-    if (!r->started) return;
-    if (cancel) video_input_cancel(r->vi);
-    pthread_mutex_lock(&r->lock);
-    r->stop = true;
-    pthread_cond_broadcast(&r->cond);
-    pthread_mutex_unlock(&r->lock);
-    for (;;) {
-        const struct timespec t = deadline_ms(50);
-        if (!pthread_timedjoin_np(r->thread, NULL, &t)) break;
-        pthread_kill(r->thread, WAKE_SIGNAL);
-    }
-    while (r->len) {
-        Frame *f = &r->q[r->head];
-        if (f->ret == 1) vmaf_picture_unref(&f->pic);
-        free(f->messages);
-        r->head = (r->head + 1) % READ_AHEAD;
-        r->len--;
-    }
-    r->vi->defer_messages = false;
-    free(video_input_take_messages(r->vi));
-    pthread_cond_destroy(&r->cond);
-    pthread_mutex_destroy(&r->lock);
-    r->started = false;
-}
-
 /* The video that ended first is `ended`; how long is the other one? Its
  * reader is stopped first: the scan reads the file. */
 static void report_early_end(VideoInput *ended, Reader *other, unsigned index,
@@ -787,34 +397,6 @@ static void report_early_end(VideoInput *ended, Reader *other, unsigned index,
     if (exact) n_other += rest;
     if (ended_is_ref) report_lengths(ended, index, true, other->vi, n_other, exact, c);
     else report_lengths(other->vi, n_other, exact, ended, index, true, c);
-}
-
-/* The context's pool, made when the first frame is known to be whole (a
- * header claiming a giant frame costs nothing before that). */
-typedef struct Pool {
-    VmafContext *vmaf;
-    pthread_mutex_t lock;
-    bool made;
-} Pool;
-
-/* Pictures for the readers, from the context's pool. */
-static int pool_picture(void *arg, VmafPicture *pic, enum VmafPixelFormat pix_fmt,
-                        unsigned bpc, unsigned w, unsigned h)
-{
-    Pool *p = arg;
-    int err = 0;
-    pthread_mutex_lock(&p->lock);
-    if (!p->made) {
-        VmafPictureConfiguration pc = { .pic_cnt = 2 };
-        pc.pic_params.w = w;
-        pc.pic_params.h = h;
-        pc.pic_params.bpc = bpc;
-        pc.pic_params.pix_fmt = pix_fmt;
-        err = vmaf_preallocate_pictures(p->vmaf, pc);
-        p->made = !err;
-    }
-    pthread_mutex_unlock(&p->lock);
-    return err ? err : vmaf_fetch_preallocated_picture(p->vmaf, pic);
 }
 
 /*
@@ -830,11 +412,11 @@ static int read_frames(VmafContext *vmaf, Reader *ref, Reader *dist,
     unsigned index;
     *interrupted = false;
     for (index = 0; !c->frame_cnt || index < c->frame_cnt; index++) {
-        if (stop_signal) {
+        if (cli_stop_signal) {
             *interrupted = true;
             break;
         }
-        Frame fr = { 0 }, fd = { 0 };
+        ReaderFrame fr = { 0 }, fd = { 0 };
         if (reader_next(ref, &fr)) {
             *interrupted = true;
             break;
@@ -852,7 +434,7 @@ static int read_frames(VmafContext *vmaf, Reader *ref, Reader *dist,
         /* A signal during the reads explains what they saw: with a pipeline
          * such as `ffmpeg ... | exactvmaf -r -`, Ctrl-C also stops the
          * producer, and its output ends mid-frame. The pair is dropped. */
-        if (stop_signal) {
+        if (cli_stop_signal) {
             if (r == 1) vmaf_picture_unref(&fr.pic);
             if (d == 1) vmaf_picture_unref(&fd.pic);
             *interrupted = true;
@@ -874,9 +456,9 @@ static int read_frames(VmafContext *vmaf, Reader *ref, Reader *dist,
         /* Worker threads start with the first pair: they must not take the
          * stop signals, which are for this (reading) thread. */
         sigset_t old;
-        if (!index) hold_stop_signals(true, &old);
+        if (!index) cli_hold_stop_signals(true, &old);
         const int err = vmaf_read_pictures(vmaf, &fr.pic, &fd.pic, index);
-        if (!index) hold_stop_signals(false, &old);
+        if (!index) cli_hold_stop_signals(false, &old);
         if (err) {
             progress_end(progress, index);
             fprintf(stderr, "exactvmaf: computing frame %u failed: %s\n", index, strerror(-err));
@@ -895,38 +477,6 @@ input_error:
     *exit_code = CLI_EXIT_INPUT;
     return -EINVAL;
 }
-
-/*
- * The context's pool holds the pictures the readers fill (page-locked while
- * a GPU computes, so that it copies straight from them); the readers skip
- * the planes no registered feature reads.
- */
-static int start_readers(VmafContext *vmaf, Pool *pool, VideoInput *ref, VideoInput *dist,
-                         const CliSettings *c, unsigned bpc, Reader rd[2])
-{
-    unsigned planes = 7;
-    int err = exactvmaf_planes_used(vmaf, &planes);
-    if (err) return err;
-    /* Samples of 9 to 15 bits are checked against the depth as they are
-     * read, so every plane is read then; 8 and 16 bits need no check. */
-    const VideoInfo *a = video_input_info(ref), *b = video_input_info(dist);
-    if ((a->bpc > 8 && a->bpc < 16) || (b->bpc > 8 && b->bpc < 16)) planes = 7;
-    pool->vmaf = vmaf;
-    VideoInput *vi[2] = { ref, dist };
-    /* Made while the stop signals are held: the threads never take them. */
-    sigset_t old;
-    hold_stop_signals(true, &old);
-    for (int k = 0; k < 2 && !err; k++) {
-        vi[k]->alloc = pool_picture;
-        vi[k]->alloc_arg = pool;
-        vi[k]->planes = planes;
-        err = reader_start(&rd[k], vi[k], bpc, c->frame_cnt);
-    }
-    hold_stop_signals(false, &old);
-    if (err) fprintf(stderr, "exactvmaf: cannot start the reading threads\n");
-    return err;
-}
-
 /* "1920x1080 4:2:0 8-bit, h264 yuv420p, decoded by NVDEC on GPU 0, 25 fps" */
 static void describe(const VideoInput *vi, char *buf, size_t len)
 {
@@ -1025,7 +575,7 @@ static int run(CliSettings *c, char *const argv[])
     Models models = { 0 };
     Reader readers[2];
     memset(readers, 0, sizeof(readers));
-    Pool pool = { .made = false };
+    ReaderPool pool = { .made = false };
     pthread_mutex_init(&pool.lock, NULL);
     const bool on_tty = isatty(fileno(stderr));
 
@@ -1098,7 +648,7 @@ static int run(CliSettings *c, char *const argv[])
 
     exit_code = CLI_EXIT_INPUT;
     if (skip_frames(ref, c->frame_skip_ref) || skip_frames(dist, c->frame_skip_dist)) {
-        if (stop_signal) exit_code = CLI_EXIT_SIGNAL_BASE + stop_signal;
+        if (cli_stop_signal) exit_code = CLI_EXIT_SIGNAL_BASE + cli_stop_signal;
         goto done;
     }
 
@@ -1107,7 +657,7 @@ static int run(CliSettings *c, char *const argv[])
     unsigned n_frames = 0;
     bool interrupted;
     exit_code = CLI_EXIT_COMPUTE;
-    if (start_readers(vmaf, &pool, ref, dist, c, bpc, readers)) goto done;
+    if (readers_start(vmaf, &pool, ref, dist, c, bpc, readers)) goto done;
     exit_code = CLI_EXIT_INPUT;
     const int read_err = read_frames(vmaf, &readers[0], &readers[1], c, &progress, &n_frames,
                                      &interrupted, &exit_code);
@@ -1126,9 +676,9 @@ static int run(CliSettings *c, char *const argv[])
         }
         goto done;
     }
-    const int sig = interrupted ? stop_signal : 0;
+    const int sig = interrupted ? cli_stop_signal : 0;
     char reason[48] = "";
-    if (sig) snprintf(reason, sizeof(reason), "interrupted by %s", signal_name(sig));
+    if (sig) snprintf(reason, sizeof(reason), "interrupted by %s", cli_signal_name(sig));
     if (!n_frames) {
         if (sig) {
             fprintf(stderr, "exactvmaf: %s before the first frame: no scores, no output\n",
@@ -1170,12 +720,12 @@ static int run(CliSettings *c, char *const argv[])
         /* Held during the writes: a second signal then ends the process
          * only once the files are complete and in place. */
         sigset_t old;
-        hold_stop_signals(true, &old);
+        cli_hold_stop_signals(true, &old);
         err = c->output_path ? cli_write_output(vmaf, c->output_path, c->output_fmt,
                                                 sig ? &inc : NULL) : 0;
         if (!err && (c->report_path || c->plot_path))
             err = write_reports(vmaf, c, ref, dist, n_frames, sig ? reason : NULL, argv);
-        hold_stop_signals(false, &old);
+        cli_hold_stop_signals(false, &old);
         if (err) {
             /* Who failed has said which file and why. */
             exit_code = CLI_EXIT_OUTPUT;
@@ -1241,7 +791,7 @@ int main(int argc, char *argv[])
         }
         goto done;
     }
-    install_stop_handlers();
+    cli_install_stop_handlers();
     exit_code = run(&c, argv);
 
 done:

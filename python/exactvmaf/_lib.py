@@ -9,6 +9,7 @@ import ctypes.util
 import os
 import threading
 
+from ._log import LogCallback, default_message
 from .errors import Error
 
 c_int, c_uint, c_double, c_char_p, c_void_p = (ctypes.c_int, ctypes.c_uint, ctypes.c_double,
@@ -59,7 +60,6 @@ class CollectionScore(ctypes.Structure):
     _fields_ = [('type', c_int), ('bootstrap', _Bootstrap)]
 
 
-LogCallback = ctypes.CFUNCTYPE(None, c_void_p, c_int, c_char_p)
 
 P = ctypes.POINTER
 _SIGNATURES = {
@@ -146,8 +146,7 @@ def lib():
             except AttributeError:
                 raise Error('%s lacks %s: an older or a different library' % (path, name))
             f.restype, f.argtypes = res, args
-        from . import _log
-        _default_logger = LogCallback(_log.default_message)
+        _default_logger = LogCallback(default_message)
         handle.exactvmaf_set_default_logger(_default_logger, None)
         _lib = handle
         return _lib

@@ -6,10 +6,14 @@ errors become the message of the Error it raises, warnings go to the
 default callback, which hands them to the Capture active on the calling
 thread, if any.
 """
+import ctypes
 import logging
 import threading
 
 log = logging.getLogger('exactvmaf')
+
+# The library's ExactvmafLogCallback: (opaque, level, message).
+LogCallback = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p)
 _active = threading.local()
 
 
@@ -17,7 +21,6 @@ class Capture:
     """Collects a context's messages; a context manager for the calling thread."""
 
     def __init__(self):
-        from ._lib import LogCallback
         self.errors = []
         self._lock = threading.Lock()
         # Kept referenced for as long as the library may call it.

@@ -27,6 +27,7 @@ typedef struct VmafFeatureCollector VmafFeatureCollector;
 struct VmafGpu;
 struct VmafGpuLane;
 struct VmafGpuFrame;
+struct VmafGpuNeeds;
 
 /** What every extractor may read from its context at init. */
 typedef struct VmafFexEnv {
@@ -52,8 +53,10 @@ typedef struct VmafFexEnv {
  *
  * - init: runs after the CPU path's init (validation, options, messages),
  *   with fex->twin_priv zeroed (priv_size bytes); reads the options, fills
- *   the host state and declares to fex->env.gpu what it reads (planes,
- *   history). VMAF_FEX_TWIN_DECLINED leaves the instance to the CPU path.
+ *   the host state and declares in `needs` what it reads (planes, history,
+ *   a shared pass: gpu/twin.h), which the framework hands to the pipeline
+ *   fex->env.gpu with the instance. VMAF_FEX_TWIN_DECLINED leaves the
+ *   instance to the CPU path.
  * - lane_init: one frame in flight's device buffers and pinned readback
  *   area, in `lp` (lane_size bytes, zeroed); the pipeline frees what was
  *   allocated through the lane.
@@ -77,7 +80,7 @@ typedef struct VmafFexTwin {
     size_t priv_size;       /**< host state, fex->twin_priv */
     size_t lane_size;       /**< per frame in flight */
     int (*init)(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                unsigned w, unsigned h);
+                unsigned w, unsigned h, struct VmafGpuNeeds *needs);
     int (*lane_init)(VmafFex *fex, struct VmafGpuLane *lane, void *lp);
     int (*enqueue)(VmafFex *fex, const struct VmafGpuFrame *fr, void *lp);
     int (*prepare)(VmafFex *fex, const struct VmafGpuFrame *fr, void *lp);   /**< may be NULL */

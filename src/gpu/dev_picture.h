@@ -15,7 +15,7 @@
  * copy, made once per picture and only when asked (a metric without a twin
  * on the run's backend, libvmaf's CPU path on a CPU-only run).
  *
- * The pipeline (pipeline.c, "Planes") turns a device picture into its lanes'
+ * The pipeline (gpu/planes.c) turns a device picture into its lanes'
  * packed planes on the GPU: one 2-D copy per plane where the samples are
  * already planar and unshifted, a kernel that splits and shifts them where
  * they are not (gpu/common_kernels.h). The result is bit-identical to the
@@ -23,7 +23,7 @@
  * shift integers, nothing more.
  *
  * Backends: CUDA makes and reads them (gpu/cuda/cuda_picture.c). The
- * backend-neutral part is here so that picture.c and pipeline.c name no
+ * backend-neutral part is here so that picture.c and the pipeline name no
  * CUDA type.
  */
 #ifndef EXACTVMAF_GPU_DEV_PICTURE_H

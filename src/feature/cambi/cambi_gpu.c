@@ -28,7 +28,7 @@
 
 #include "cambi_state.h"
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 #include "log.h"
 
 VMAF_GPU_PROGRAM_DECLARE(cambi);
@@ -110,7 +110,7 @@ static void scales(CambiPic *p, const CambiGeometry *g, bool hrs, double topk)
 }
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     CambiState *s = fex->priv;
     CambiGpu *g = fex->twin_priv;
@@ -130,7 +130,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     const unsigned aw = g->n_pic > 1 && s->src.w > s->enc.w ? s->src.w : s->enc.w;
     g->alloc_h = g->n_pic > 1 && s->src.h > s->enc.h ? s->src.h : s->enc.h;
     g->pitch = (aw + 63) & ~63u;
-    vmaf_gpu_use_plane(fex->env.gpu, s->full_ref ? 3 : 2, 0);
+    vmaf_gpu_use_plane(needs, s->full_ref ? 3 : 2, 0);
     /* The CPU path's working buffers are not used in a GPU run. */
     cambi_cpu_free(&s->cpu);
     return 0;

@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 #include "log.h"
 
 #include "ciede.h"
@@ -56,7 +56,7 @@ typedef struct CiedeLane {
 } CiedeLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     CiedeGpu *g = fex->twin_priv;
     VmafGpu *gpu = fex->env.gpu;
@@ -78,7 +78,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
         const double v = strtod(e, NULL);
         if (v > g->libm && v <= 0x1p-20) g->libm = v;
     }
-    for (unsigned p = 0; p < 3; p++) vmaf_gpu_use_plane(gpu, 3, p);
+    for (unsigned p = 0; p < 3; p++) vmaf_gpu_use_plane(needs, 3, p);
     return 0;
 }
 

@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 #include "log.h"
 
 #include "adm_csf.h"
@@ -123,7 +123,7 @@ static int setup_division(VmafFex *fex, AdmGpu *g)
 }
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     AdmGpu *g = fex->twin_priv;
     g->w = (int)w;
@@ -149,7 +149,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
         g->n_rows += (size_t)ADM_SLOTS * (size_t)(g->geom[s].cm.b - g->geom[s].cm.t);
     }
     (void)pix_fmt, (void)bpc;
-    return vmaf_gpu_use_float(fex->env.gpu, 3, 0, -128.0f);
+    return vmaf_gpu_use_float(needs, 3, 0, -128.0f);
 }
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)

@@ -10,7 +10,7 @@
 #include <stdint.h>
 
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 
 #include "float_moment_conclude.h"
 
@@ -30,14 +30,14 @@ typedef struct MomentLane {
 } MomentLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     MomentGpu *g = fex->twin_priv;
     (void)pix_fmt;
     g->bpc = bpc;
     g->w = w;
     g->h = h;
-    vmaf_gpu_use_plane(fex->env.gpu, 3, 0);
+    vmaf_gpu_use_plane(needs, 3, 0);
     return 0;
 }
 

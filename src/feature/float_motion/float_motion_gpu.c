@@ -15,7 +15,7 @@
 #include <string.h>
 
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 #include "log.h"
 
 #include "motion_arith.h"
@@ -55,7 +55,7 @@ typedef struct MotionLane {
 } MotionLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     MotionGpu *g = fex->twin_priv;
     bool debug, uv;
@@ -83,7 +83,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
         g->h[p] = (int)(p ? h >> ss_y : h);
         g->pitch[p] = (int)vmaf_gpu_pitch_floats((unsigned)g->w[p]);
         if (g->h[p] > max_rows) max_rows = g->h[p];
-        err = vmaf_gpu_use_float(fex->env.gpu, 1, p, -128.0f);
+        err = vmaf_gpu_use_float(needs, 1, p, -128.0f);
         if (err) return err;
     }
     if (g->scale1) {
@@ -93,7 +93,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     }
     /* Per plane: its rows, then its scale-1 rows. */
     g->rows_per_plane = max_rows + (g->scale1 ? g->s1h : 0);
-    vmaf_gpu_use_history(fex->env.gpu, 1);
+    vmaf_gpu_use_history(needs, 1);
     (void)bpc;
     return 0;
 }

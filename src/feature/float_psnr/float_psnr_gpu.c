@@ -12,7 +12,7 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 #include "log.h"
 
 #include "float_psnr_arith.h"
@@ -35,7 +35,7 @@ typedef struct FloatPsnrLane {
 } FloatPsnrLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     FloatPsnrGpu *g = fex->twin_priv;
     const int err = float_psnr_constants(bpc, &g->peak, &g->psnr_max);
@@ -43,7 +43,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     g->bpc = bpc;
     g->w = w;
     g->h = h;
-    vmaf_gpu_use_plane(fex->env.gpu, 3, 0);
+    vmaf_gpu_use_plane(needs, 3, 0);
     (void)pix_fmt;
     return 0;
 }

@@ -17,7 +17,7 @@
 
 #include "feature/common/picture_float.h"
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 #include "log.h"
 
 #include "vif_arith.h"
@@ -104,7 +104,7 @@ static int read_options(VmafFex *fex, VifGpu *g, float filter[VIF_NUM_SCALES][VI
 }
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     VifGpu *g = fex->twin_priv;
     g->w = w;
@@ -133,7 +133,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
         return 0;
     }
     (void)pix_fmt, (void)bpc;
-    return vmaf_gpu_use_float(fex->env.gpu, 3, 0, -128.0f);
+    return vmaf_gpu_use_float(needs, 3, 0, -128.0f);
 }
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)

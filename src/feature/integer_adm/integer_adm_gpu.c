@@ -28,7 +28,7 @@
 #include <string.h>
 
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 #include "log.h"
 
 #include "iadm_arith.h"
@@ -74,7 +74,7 @@ typedef struct IadmLane {
 } IadmLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     IadmGpu *g = fex->twin_priv;
     IadmOptions o;
@@ -103,7 +103,6 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     g->n_egl = 1;
     (void)pix_fmt;
 
-    VmafGpu *gpu = fex->env.gpu;
     if (!g->emu) {
         /* Every option but the gain limit (and debug) decides the pass. */
         char key[512];
@@ -111,7 +110,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                  o.norm_view_dist, o.csf_diag_scale, o.ref_display_height, o.csf_mode,
                  o.csf_scale, o.noise_weight, o.dlm_weight, o.min_val, o.skip_aim,
                  o.skip_scale0);
-        VmafFex *leader = vmaf_gpu_share(gpu, key);
+        VmafFex *leader = vmaf_gpu_share(needs, key);
         if (leader) {
             IadmGpu *lg = leader->twin_priv;
             int e = 0;
@@ -123,7 +122,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
             return 0;
         }
     }
-    vmaf_gpu_use_plane(gpu, 3, 0);
+    vmaf_gpu_use_plane(needs, 3, 0);
     return 0;
 }
 

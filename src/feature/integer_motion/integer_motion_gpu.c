@@ -15,7 +15,7 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 #include "log.h"
 
 #include "imotion_arith.h"
@@ -56,7 +56,7 @@ static void twin_close(VmafFex *fex)
 }
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     ImotionGpu *g = fex->twin_priv;
     int err = vmaf_gpu_opt_bool(fex, "debug", &g->debug);
@@ -74,8 +74,8 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     g->bpc = bpc;
     g->back = g->p.five_frame_window ? 2 : 1;
     g->plane_bytes = (size_t)w * h * (bpc > 8 ? 2 : 1);
-    vmaf_gpu_use_plane(fex->env.gpu, 1, 0);
-    vmaf_gpu_use_history(fex->env.gpu, g->back);
+    vmaf_gpu_use_plane(needs, 1, 0);
+    vmaf_gpu_use_history(needs, g->back);
     return 0;
 }
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 #include "log.h"
 
 #include "ivif_arith.h"
@@ -44,7 +44,7 @@ typedef struct IvifLane {
 } IvifLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     IvifGpu *g = fex->twin_priv;
     double egl;
@@ -62,8 +62,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
         g->sh[sc] = g->sh[sc - 1] / 2;
     }
     /* Everything but the gain limit decides the pass. */
-    VmafGpu *gpu = fex->env.gpu;
-    VmafFex *leader = vmaf_gpu_share(gpu, g->skip0 ? "skip_scale0" : "all scales");
+    VmafFex *leader = vmaf_gpu_share(needs, g->skip0 ? "skip_scale0" : "all scales");
     IvifGpu *lg = leader ? leader->twin_priv : g;
     int e = 0;
     while (e < lg->egl.n && lg->egl.v[e] != egl) e++;
@@ -71,7 +70,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     if (e == lg->egl.n) lg->egl.v[lg->egl.n++] = egl;
     g->leader = leader;
     g->limit = e;
-    if (!leader) vmaf_gpu_use_plane(gpu, 3, 0);
+    if (!leader) vmaf_gpu_use_plane(needs, 3, 0);
     (void)pix_fmt;
     return 0;
 }

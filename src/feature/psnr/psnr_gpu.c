@@ -10,7 +10,7 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 #include "log.h"
 
 #include "psnr_host.h"
@@ -34,7 +34,7 @@ typedef struct PsnrLane {
 } PsnrLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     PsnrGpu *g = fex->twin_priv;
     bool chroma, mse, apsnr, reduced;
@@ -52,7 +52,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     for (unsigned p = 0; p < g->host.n_planes; p++) {
         g->pw[p] = p ? w >> ss_x : w;
         g->ph[p] = p ? h >> ss_y : h;
-        vmaf_gpu_use_plane(fex->env.gpu, 3, p);
+        vmaf_gpu_use_plane(needs, 3, p);
     }
     g->rows_bytes = bpc == 8 ? 3 * (size_t)h * sizeof(uint32_t) : 3 * sizeof(uint64_t);
     return 0;

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 
 #include "psnr_hvs_conclude.h"
 
@@ -37,7 +37,7 @@ typedef struct HvsLane {
 } HvsLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     HvsGpu *g = fex->twin_priv;
     (void)pix_fmt;
@@ -51,7 +51,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
         g->off[p] = (int)g->terms;
         g->n[p] = (int)((size_t)g->nbx[p] * g->nby[p] * 64);
         g->terms += (size_t)g->n[p];
-        vmaf_gpu_use_plane(fex->env.gpu, 3, p);
+        vmaf_gpu_use_plane(needs, 3, p);
     }
     return 0;
 }

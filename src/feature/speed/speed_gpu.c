@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 #include "log.h"
 
 #include "speed_core.h"
@@ -73,7 +73,7 @@ static void geometry(SpeedGpu *g, const SpeedCore *c, int n_pics)
 }
 
 static int chroma_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                       unsigned w, unsigned h)
+                       unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     SpeedGpu *g = fex->twin_priv;
     (void)pix_fmt;
@@ -81,13 +81,13 @@ static int chroma_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     (void)w;
     (void)h;
     geometry(g, speed_chroma_core(fex), SPEED_PICS);
-    int err = vmaf_gpu_use_float(fex->env.gpu, 3, 1, SPEED_OFFSET);
-    if (!err) err = vmaf_gpu_use_float(fex->env.gpu, 3, 2, SPEED_OFFSET);
+    int err = vmaf_gpu_use_float(needs, 3, 1, SPEED_OFFSET);
+    if (!err) err = vmaf_gpu_use_float(needs, 3, 2, SPEED_OFFSET);
     return err;
 }
 
 static int temporal_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                         unsigned w, unsigned h)
+                         unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     SpeedGpu *g = fex->twin_priv;
     (void)pix_fmt;
@@ -98,8 +98,8 @@ static int temporal_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bp
     g->next_index = 0;
     int err = vmaf_gpu_opt_bool(fex, "speed_use_ref_diff", &g->use_ref_diff);
     if (err) return err;
-    vmaf_gpu_use_history(fex->env.gpu, 1);
-    return vmaf_gpu_use_float(fex->env.gpu, 3, 0, SPEED_OFFSET);
+    vmaf_gpu_use_history(needs, 1);
+    return vmaf_gpu_use_float(needs, 3, 0, SPEED_OFFSET);
 }
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)

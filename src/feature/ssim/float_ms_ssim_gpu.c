@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 #include "log.h"
 
 #include "ssim_arith.h"
@@ -53,7 +53,7 @@ typedef struct MsSsimLane {
 } MsSsimLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     MsSsimGpu *g = fex->twin_priv;
     bool clip;
@@ -74,7 +74,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     }
     g->n_terms = n;
     (void)pix_fmt;
-    return vmaf_gpu_use_float(fex->env.gpu, 3, 0, 0.0f);
+    return vmaf_gpu_use_float(needs, 3, 0, 0.0f);
 }
 
 static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)

@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "feature/extractor.h"
-#include "gpu/pipeline.h"
+#include "gpu/twin.h"
 
 #include "float_ssim_conclude.h"
 #include "ssim_arith.h"
@@ -39,7 +39,7 @@ typedef struct SsimLane {
 } SsimLane;
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                     unsigned w, unsigned h)
+                     unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     SsimGpu *g = fex->twin_priv;
     bool in_place;
@@ -51,7 +51,7 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     g->h = h;
     g->wv = g->sw - (SSIM_WIN - 1);
     g->hv = g->sh - (SSIM_WIN - 1);
-    return vmaf_gpu_use_float(fex->env.gpu, 3, 0, 0.0f);
+    return vmaf_gpu_use_float(needs, 3, 0, 0.0f);
 }
 
 static size_t n_terms(const SsimGpu *g)

@@ -1,0 +1,182 @@
+/* The CLI's reader threads (readers.h). */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "readers.h"
+#include "stop_signals.h"
+
+/* CLOCK_REALTIME `ms` milliseconds from now, for the timed waits. */
+static struct timespec deadline_ms(long ms)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += ms * 1000 * 1000;
+    if (t.tv_nsec >= 1000000000) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000;
+    }
+    return t;
+}
+
+static void *reader_main(void *arg)
+{
+    Reader *r = arg;
+    /* The stop signals stay blocked (this thread was made while they were
+     * held): they are for the main thread. The wake signal ends a read. */
+    sigset_t wake;
+    sigemptyset(&wake);
+    sigaddset(&wake, CLI_WAKE_SIGNAL);
+    pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
+    while (!r->limit || r->produced < r->limit) {
+        pthread_mutex_lock(&r->lock);
+        while (r->len == READ_AHEAD && !r->stop) pthread_cond_wait(&r->cond, &r->lock);
+        const bool stop = r->stop;
+        pthread_mutex_unlock(&r->lock);
+        if (stop) break;
+        ReaderFrame f = { 0 };
+        f.ret = video_input_read(r->vi, &f.pic, r->bpc);
+        f.messages = video_input_take_messages(r->vi);
+        pthread_mutex_lock(&r->lock);
+        if (f.ret == 1) r->produced++;
+        r->q[(r->head + r->len) % READ_AHEAD] = f;
+        r->len++;
+        pthread_cond_broadcast(&r->cond);
+        pthread_mutex_unlock(&r->lock);
+        if (f.ret <= 0) break;
+    }
+    pthread_mutex_lock(&r->lock);
+    r->finished = true;
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+    return NULL;
+}
+
+static int reader_start(Reader *r, VideoInput *vi, unsigned bpc, unsigned limit)
+{
+    memset(r, 0, sizeof(*r));
+    r->vi = vi;
+    r->bpc = bpc;
+    r->limit = limit;
+    vi->defer_messages = true;
+    if (pthread_mutex_init(&r->lock, NULL)) return -ENOMEM;
+    if (pthread_cond_init(&r->cond, NULL)) {
+        pthread_mutex_destroy(&r->lock);
+        return -ENOMEM;
+    }
+    if (pthread_create(&r->thread, NULL, reader_main, r)) {
+        pthread_cond_destroy(&r->cond);
+        pthread_mutex_destroy(&r->lock);
+        return -ENOMEM;
+    }
+    r->started = true;
+    return 0;
+}
+
+int reader_next(Reader *r, ReaderFrame *f)
+{
+    int ret = 0;
+    pthread_mutex_lock(&r->lock);
+    while (!r->len && !r->finished) {
+        if (cli_stop_signal) {
+            ret = -EINTR;
+            break;
+        }
+        /* Signals do not end a wait: look at the flag now and then. */
+        const struct timespec t = deadline_ms(20);
+        pthread_cond_timedwait(&r->cond, &r->lock, &t);
+    }
+    if (!ret && r->len) {
+        *f = r->q[r->head];
+        r->head = (r->head + 1) % READ_AHEAD;
+        r->len--;
+        pthread_cond_broadcast(&r->cond);
+    } else if (!ret) {
+        *f = (ReaderFrame){ .ret = 0 };
+    }
+    pthread_mutex_unlock(&r->lock);
+    if (!ret && f->messages) {
+        fputs(f->messages, stderr);
+        free(f->messages);
+        f->messages = NULL;
+    }
+    return ret;
+}
+
+void reader_stop(Reader *r, bool cancel)
+{
+    if (!r->started) return;
+    if (cancel) video_input_cancel(r->vi);
+    pthread_mutex_lock(&r->lock);
+    r->stop = true;
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
+    for (;;) {
+        const struct timespec t = deadline_ms(50);
+        if (!pthread_timedjoin_np(r->thread, NULL, &t)) break;
+        pthread_kill(r->thread, CLI_WAKE_SIGNAL);
+    }
+    while (r->len) {
+        ReaderFrame *f = &r->q[r->head];
+        if (f->ret == 1) vmaf_picture_unref(&f->pic);
+        free(f->messages);
+        r->head = (r->head + 1) % READ_AHEAD;
+        r->len--;
+    }
+    r->vi->defer_messages = false;
+    free(video_input_take_messages(r->vi));
+    pthread_cond_destroy(&r->cond);
+    pthread_mutex_destroy(&r->lock);
+    r->started = false;
+}
+
+/* Pictures for the readers, from the context's pool. */
+static int pool_picture(void *arg, VmafPicture *pic, enum VmafPixelFormat pix_fmt,
+                        unsigned bpc, unsigned w, unsigned h)
+{
+    ReaderPool *p = arg;
+    int err = 0;
+    pthread_mutex_lock(&p->lock);
+    if (!p->made) {
+        VmafPictureConfiguration pc = { .pic_cnt = 2 };
+        pc.pic_params.w = w;
+        pc.pic_params.h = h;
+        pc.pic_params.bpc = bpc;
+        pc.pic_params.pix_fmt = pix_fmt;
+        err = vmaf_preallocate_pictures(p->vmaf, pc);
+        p->made = !err;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return err ? err : vmaf_fetch_preallocated_picture(p->vmaf, pic);
+}
+
+int readers_start(VmafContext *vmaf, ReaderPool *pool, VideoInput *ref, VideoInput *dist,
+                  const CliSettings *c, unsigned bpc, Reader rd[2])
+{
+    unsigned planes = 7;
+    int err = exactvmaf_planes_used(vmaf, &planes);
+    if (err) return err;
+    /* Samples of 9 to 15 bits are checked against the depth as they are
+     * read, so every plane is read then; 8 and 16 bits need no check. */
+    const VideoInfo *a = video_input_info(ref), *b = video_input_info(dist);
+    if ((a->bpc > 8 && a->bpc < 16) || (b->bpc > 8 && b->bpc < 16)) planes = 7;
+    pool->vmaf = vmaf;
+    VideoInput *vi[2] = { ref, dist };
+    /* Made while the stop signals are held: the threads never take them. */
+    sigset_t old;
+    cli_hold_stop_signals(true, &old);
+    for (int k = 0; k < 2 && !err; k++) {
+        vi[k]->alloc = pool_picture;
+        vi[k]->alloc_arg = pool;
+        vi[k]->planes = planes;
+        err = reader_start(&rd[k], vi[k], bpc, c->frame_cnt);
+    }
+    cli_hold_stop_signals(false, &old);
+    if (err) fprintf(stderr, "exactvmaf: cannot start the reading threads\n");
+    return err;
+}
