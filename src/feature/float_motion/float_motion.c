@@ -30,18 +30,7 @@
 #include "log.h"
 #include "motion_arith.h"
 #include "motion_conclude.h"
-
-/* The blur loops are plain C; on x86-64 ELF GCC/clang also build an AVX2
- * clone, picked at load time. Same operations per element, no contraction
- * (-ffp-contract=off, and the avx2 target does not enable FMA), so both
- * clones give the same bits; only the vector width differs. */
-#ifndef MOTION_SIMD_CLONES
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
-#define MOTION_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define MOTION_SIMD_CLONES
-#endif
-#endif
+#include "cpu.h"
 
 /* Input offset of the float extractors ADM, VIF and motion (NUMERICS §2). */
 #define MOTION_OFFSET (-128.0f)
@@ -317,47 +306,31 @@ static void sad_rows(const float *a, const float *b, size_t stride, unsigned w,
         row_sums[i] = motion_sad_row(a + i * stride, b + i * stride, (int)w);
 }
 
-/**
- * Blur `src` (w x h, `stride` floats per row) into `dst`. When `prev` (the
- * previous frame's blur) is given, row_sums[i] receives SAD row i of
- * (prev, dst). Vertical pass: taps outer, columns inner, into the row buffer
- * (each sample's running sum keeps the ascending tap order, so GCC can
- * vectorise across columns without reassociating); the row is then padded
- * reflect-101 so that the horizontal pass has no edge cases.
- */
-MOTION_SIMD_CLONES
-static void blur_plane(const float *taps, int n_taps, const float *src,
-                       float *dst, const float *prev, float *row_buf,
-                       float *row_sums, unsigned w, unsigned h, size_t stride)
+/* The blur, built for each instruction set (float_motion_kern_tmpl.c). */
+#define KFN(name) name##_c
+#include "float_motion_kern_tmpl.c"
+#undef KFN
+#if EV_HAVE_X86_SIMD
+EV_TARGET_AVX2_BEGIN
+#define KFN(name) name##_avx2
+#include "float_motion_kern_tmpl.c"
+#undef KFN
+EV_TARGET_END
+#endif
+
+typedef void (*BlurPlaneFn)(const float *taps, int n_taps, const float *src, float *dst,
+                            const float *prev, float *row_buf, float *row_sums, unsigned w,
+                            unsigned h, size_t stride);
+
+/** The blur for an instruction set (cpu.h). */
+static BlurPlaneFn blur_plane_for(int isa)
 {
-    const int radius = n_taps / 2;
-    float *row = row_buf + radius;
-
-    for (unsigned i = 0; i < h; i++) {
-        for (int k = 0; k < n_taps; k++) {
-            const float *sk = src + (size_t)motion_mirror((int)i - radius + k, (int)h) * stride;
-            if (k == 0)
-                tap_row_first(row, sk, taps[0], w);
-            else
-                tap_row(row, sk, taps[k], w);
-        }
-        for (int m = 1; m <= radius; m++) {
-            row[-m] = row[m];
-            row[(int)w - 1 + m] = row[(int)w - 1 - m];
-        }
-
-        float *out = dst + i * stride;
-        tap_row_first(out, row_buf, taps[0], w);
-        for (int k = 1; k < n_taps; k++)
-            tap_row(out, row_buf + k, taps[k], w);
-
-        /* SAD a block of rows as soon as its blur is done, while in cache. */
-        if (prev && ((i + 1) % SAD_ROWS == 0 || i + 1 == h)) {
-            const unsigned first = i - i % SAD_ROWS;
-            sad_rows(prev + first * stride, dst + first * stride, stride, w,
-                     i + 1 - first, row_sums + first);
-        }
-    }
+#if EV_HAVE_X86_SIMD
+    if (isa >= EV_ISA_AVX2)
+        return blur_plane_avx2;
+#endif
+    (void)isa;
+    return blur_plane_c;
 }
 
 /** Bilinear half-size downscale of a blur into dst (s1->w floats per row). */
@@ -561,7 +534,7 @@ static float plane_motion(MotionState *s, const VmafPicture *pic, unsigned p,
     const float *prev = index ? pl->blur[(index - 1) & 1] : NULL;
 
     vmaf_picture_to_float(pic, p, MOTION_OFFSET, pl->src, pl->stride);
-    blur_plane(s->taps, s->n_taps, pl->src, cur, prev, s->row, s->row_sums,
+    blur_plane_for(ev_cpu_isa())(s->taps, s->n_taps, pl->src, cur, prev, s->row, s->row_sums,
                pl->w, pl->h, pl->stride);
     float m = 0.0f;
     if (prev)

@@ -4,7 +4,7 @@
  * wider x86 vector units when the processor has them. All kernels are
  * integer-exact (the only float steps, in the decoupling, are IEEE double
  * operations that vector units round identically), so every entry gives the
- * same bits; tests/checkasm_iadm.c checks that.
+ * same bits; tests/checkasm checks that.
  *
  * Conventions: bands are int16 at scale 0 and int32 at scales 1-3; a row
  * kernel processes columns [j0, j1) of one band row; `w` is the band width

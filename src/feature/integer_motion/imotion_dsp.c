@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "imotion_dsp.h"
 
 static inline int32_t sample(const void *base, ptrdiff_t stride, int i, int j, int hbd)
@@ -195,8 +196,7 @@ uint64_t imotion_sad_avx2(const void *prev, ptrdiff_t prev_stride, const void *c
 ImotionSadFn imotion_sad_best(void)
 {
 #if IMOTION_HAVE_AVX2
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2"))
+    if (ev_cpu_isa() >= EV_ISA_AVX2)
         return imotion_sad_avx2;
 #endif
     return imotion_sad_vec;

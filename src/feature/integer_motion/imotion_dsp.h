@@ -3,7 +3,7 @@
  * reference's loops) and a faster version written for the compiler's
  * vectoriser, built for the baseline instruction set (imotion_sad_vec) and
  * for AVX2 (imotion_sad_avx2). All return the reference's uint64 SAD bit for bit;
- * tests/checkasm_ivm.c compares them on random and edge inputs.
+ * tests/checkasm compares them on random and edge inputs.
  */
 #ifndef EXACTVMAF_IMOTION_DSP_H
 #define EXACTVMAF_IMOTION_DSP_H

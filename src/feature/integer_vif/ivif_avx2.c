@@ -1,6 +1,6 @@
 /*
  * AVX2 integer VIF kernels: ivif_simd_tmpl.c on 8 lanes. Selected at run
- * time by ivif_dsp_init on processors with AVX2; tests/checkasm_ivm.c
+ * time by ivif_dsp_init on processors with AVX2; tests/checkasm
  * checks every one against the C reference on random and edge inputs.
  *
  * What is particular to this width (the rest is in the template):

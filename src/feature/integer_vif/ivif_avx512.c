@@ -1,7 +1,7 @@
 /*
  * AVX-512 (F, BW, DQ, VL, CD) integer VIF kernels: ivif_simd_tmpl.c on 16
  * lanes. Selected by ivif_dsp_init on processors with these extensions;
- * tests/checkasm_ivm.c checks every kernel against the C reference.
+ * tests/checkasm checks every kernel against the C reference.
  *
  * What is particular to this width (the rest is in the template):
  * - Masks live in mask registers, and a masked gather reads only the lanes

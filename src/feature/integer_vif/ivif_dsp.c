@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "ivif_dsp.h"
 
 /** reflect-101 padding of r entries on each side of v[0..w). */
@@ -446,35 +447,22 @@ int ivif_dsp_init_level(IvifDsp *dsp, int max_level)
     dsp->decimate_row = decimate_row_fast;
     dsp->filter_row = filter_row_fast;
 #if IVIF_HAVE_AVX2
-    if (max_level >= IVIF_DSP_AVX512 && ivif_cpu_has_avx512()) {
+    const int isa = ev_cpu_isa();
+    if (max_level >= IVIF_DSP_AVX512 && isa >= EV_ISA_AVX512) {
         dsp->row_sums = ivif_row_sums_avx512;
         dsp->decimate_row = ivif_decimate_row_avx512;
         dsp->filter_row = ivif_filter_row_avx512;
         return IVIF_DSP_AVX512;
     }
-    if (max_level >= IVIF_DSP_AVX2) {
-        __builtin_cpu_init();
-        if (__builtin_cpu_supports("avx2")) {
-            dsp->row_sums = ivif_row_sums_avx2;
-            dsp->decimate_row = ivif_decimate_row_avx2;
-            dsp->filter_row = ivif_filter_row_avx2;
-            return IVIF_DSP_AVX2;
-        }
+    if (max_level >= IVIF_DSP_AVX2 && isa >= EV_ISA_AVX2) {
+        dsp->row_sums = ivif_row_sums_avx2;
+        dsp->decimate_row = ivif_decimate_row_avx2;
+        dsp->filter_row = ivif_filter_row_avx2;
+        return IVIF_DSP_AVX2;
     }
 #endif
     return IVIF_DSP_VEC;
 }
-
-#if IVIF_HAVE_AVX2
-int ivif_cpu_has_avx512(void)
-{
-    /* libgcc's checks include the OS's saving of the AVX-512 state (XCR0). */
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("avx512f") &&
-           __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512cd");
-}
-#endif
 
 void ivif_dsp_init(IvifDsp *dsp)
 {

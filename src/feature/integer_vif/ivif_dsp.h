@@ -4,7 +4,7 @@
  * it; faster kernels (vectorisable C, AVX2 and AVX-512 intrinsics) replace them in
  * ivif_dsp_init_level. Every kernel gives the reference's bits: the sums are
  * integer, so regrouping them (symmetric taps, split 64-bit sums, vector
- * lanes, pixel order within a row) is exact. tests/checkasm_ivm.c compares
+ * lanes, pixel order within a row) is exact. tests/checkasm compares
  * every entry with the reference on random and edge inputs.
  */
 #ifndef EXACTVMAF_IVIF_DSP_H
@@ -157,8 +157,6 @@ void ivif_row_sums_avx512(const IvifTaps *t, const IvifScratch *s, const IvifGai
                           const uint16_t *log2_table, IvifAccum *acc);
 void ivif_decimate_row_avx512(const IvifTaps *t, const IvifScratch *s, uint16_t *out);
 void ivif_filter_row_avx512(const IvifTaps *t, const IvifScratch *s, const IvifRow *out);
-/** 1 when this processor (and OS) runs the AVX-512 kernels. */
-int ivif_cpu_has_avx512(void);
 #else
 #define IVIF_HAVE_AVX2 0
 #define IVIF_HAVE_AVX512 0

@@ -21,6 +21,7 @@
 #include "log.h"
 #include "psnr_hvs_arith.h"
 #include "psnr_hvs_conclude.h"
+#include "cpu.h"
 
 /* Contrast sensitivity per DCT coefficient (Y, and the 4:2:0 Cb/Cr tables the
  * reference uses for every chroma layout). The reference stores these
@@ -149,17 +150,9 @@ static void load_block(const VmafPicture *pic, unsigned p, unsigned x, unsigned 
  * structure of arrays: value k of block l at [k * HVS_LANES + l]. Every
  * block still goes through the arith header's steps in its own order, so
  * each lane equals hvs_block_terms(); only independent blocks share a
- * vector. On x86-64 ELF an AVX2 clone is picked at load time (no FMA).
+ * vector. terms_lanes is built for each instruction set (cpu.h; no FMA).
  */
 #define HVS_LANES 8
-
-#ifndef HVS_SIMD_CLONES
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
-#define HVS_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define HVS_SIMD_CLONES
-#endif
-#endif
 
 /* The lane helpers are inlined into terms_lanes so that they are compiled
  * for its target (an out-of-line copy would be built for the baseline ISA). */
@@ -254,26 +247,28 @@ HVS_LANE_FN void level_lanes(const int32_t *restrict dct, const float *mask,
         level[l] = hvs_masking_level(e[l], ratio[l]);
 }
 
-/* hvs_block_terms() of each lane; terms in lane layout. */
-HVS_SIMD_CLONES
-static void terms_lanes(const int32_t *restrict src, const int32_t *restrict dst,
-                        const float *csf, const float *mask, float *restrict terms)
-{
-    int32_t tmp[64 * HVS_LANES], ds[64 * HVS_LANES], dd[64 * HVS_LANES];
-    float rs[HVS_LANES], rd[HVS_LANES], ls[HVS_LANES], ld[HVS_LANES];
+#define KFN(name) name##_c
+#include "psnr_hvs_kern_tmpl.c"
+#undef KFN
+#if EV_HAVE_X86_SIMD
+EV_TARGET_AVX2_BEGIN
+#define KFN(name) name##_avx2
+#include "psnr_hvs_kern_tmpl.c"
+#undef KFN
+EV_TARGET_END
+#endif
 
-    ratio_lanes(src, rs);
-    ratio_lanes(dst, rd);
-    dct_lanes(src, tmp, ds);
-    dct_lanes(dst, tmp, dd);
-    level_lanes(ds, mask, rs, ls);
-    level_lanes(dd, mask, rd, ld);
-    for (int l = 0; l < HVS_LANES; l++)
-        ls[l] = ld[l] > ls[l] ? ld[l] : ls[l];
-    for (int k = 0; k < 64; k++)
-        for (int l = 0; l < HVS_LANES; l++)
-            terms[k * HVS_LANES + l] = hvs_term(ds[k * HVS_LANES + l], dd[k * HVS_LANES + l],
-                                                k, ls[l], mask[k], csf[k]);
+typedef void (*TermsLanesFn)(const int32_t *restrict src, const int32_t *restrict dst,
+                             const float *csf, const float *mask, float *restrict terms);
+
+static TermsLanesFn terms_lanes_for(int isa)
+{
+#if EV_HAVE_X86_SIMD
+    if (isa >= EV_ISA_AVX2)
+        return terms_lanes_avx2;
+#endif
+    (void)isa;
+    return terms_lanes_c;
 }
 
 /*
@@ -293,6 +288,7 @@ static float plane_sum(const HvsState *s, const VmafPicture *ref, const VmafPict
     float terms[64];
     float acc = 0.0f;
     int32_t count = 0;
+    const TermsLanesFn terms_lanes = terms_lanes_for(ev_cpu_isa());
 
     for (unsigned y = 0; y + 7 < h; y += HVS_STEP) {
         unsigned x = 0;

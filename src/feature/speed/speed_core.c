@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpu.h"
 #include "log.h"
 #include "speed_core.h"
 
@@ -29,17 +30,6 @@
 #endif
 #ifndef M_E
 #define M_E 2.7182818284590452354
-#endif
-
-/* The loops below are plain C; on x86-64 ELF an AVX2 clone is picked at load
- * time. Same operations per element, no contraction (-ffp-contract=off, and
- * the avx2 target does not enable FMA), so both clones give the same bits. */
-#ifndef SPEED_SIMD_CLONES
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
-#define SPEED_SIMD_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define SPEED_SIMD_CLONES
-#endif
 #endif
 
 /* ---- Options ---- */
@@ -487,32 +477,44 @@ static void prescale_rows(SpeedCore *c, const float *src, size_t stride)
     }
 }
 
-/* Vertical taps of row i (taps outer, columns inner: each sample's running
- * sum keeps the ascending tap order). */
-SPEED_SIMD_CLONES
-static void vertical_taps(const float *f, int n, const float *src, size_t stride,
-                          int h, int i, int w, float *restrict out)
+#define KFN(name) name##_c
+#include "speed_kern_tmpl.c"
+#undef KFN
+#if EV_HAVE_X86_SIMD
+EV_TARGET_AVX2_BEGIN
+#define KFN(name) name##_avx2
+#include "speed_kern_tmpl.c"
+#undef KFN
+EV_TARGET_END
+#endif
+
+/* The loops above for one instruction set (cpu.h). */
+typedef struct SpeedKern {
+    void (*vertical_taps)(const float *f, int n, const float *src, size_t stride, int h, int i,
+                          int w, float *restrict out);
+    void (*covariance_sums)(SpeedCore *c);
+} SpeedKern;
+
+static const SpeedKern *speed_kern(void)
 {
-    const int r = n / 2;
-    const float *p = src + (size_t)speed_reflect(i - r, h) * stride;
-    for (int j = 0; j < w; j++)
-        out[j] = speed_tap(0.0f, f[0], p[j]);
-    for (int k = 1; k < n; k++) {
-        const float fk = f[k];
-        p = src + (size_t)speed_reflect(i - r + k, h) * stride;
-        for (int j = 0; j < w; j++)
-            out[j] = speed_tap(out[j], fk, p[j]);
-    }
+    static const SpeedKern c = { vertical_taps_c, covariance_sums_c };
+#if EV_HAVE_X86_SIMD
+    static const SpeedKern avx2 = { vertical_taps_avx2, covariance_sums_avx2 };
+    if (ev_cpu_isa() >= EV_ISA_AVX2)
+        return &avx2;
+#endif
+    return &c;
 }
 
 /* Anti-alias filter at rows and columns 16k, then the local mean removed:
  * c->dec = D - blur(D). */
 static void decimate(SpeedCore *c, const float *s, size_t stride)
 {
+    const SpeedKern *kern = speed_kern();
     const int r = c->aa_n / 2;
     float *row = c->vrow + r;
     for (int i = 0; i < c->oh; i++) {
-        vertical_taps(c->aa, c->aa_n, s, stride, c->sh, 16 * i, c->sw, row);
+        kern->vertical_taps(c->aa, c->aa_n, s, stride, c->sh, 16 * i, c->sw, row);
         for (int m = 1; m <= r; m++) {
             row[-m] = row[m];
             row[c->sw - 1 + m] = row[c->sw - 1 - m];
@@ -529,7 +531,7 @@ static void decimate(SpeedCore *c, const float *s, size_t stride)
 
     const int lr = c->lm_n / 2;
     for (int i = 0; i < c->oh; i++) {
-        vertical_taps(c->lm, c->lm_n, c->dec, (size_t)c->ow, c->oh, i, c->ow, c->tmp);
+        kern->vertical_taps(c->lm, c->lm_n, c->dec, (size_t)c->ow, c->oh, i, c->ow, c->tmp);
         float *b = c->blur + (size_t)i * c->ow;
         for (int j = 0; j < c->ow; j++) {
             float acc = 0.0f;
@@ -541,56 +543,6 @@ static void decimate(SpeedCore *c, const float *s, size_t stride)
     const size_t n = (size_t)c->ow * c->oh;
     for (size_t k = 0; k < n; k++)
         c->dec[k] = speed_sub(c->dec[k], c->blur[k]);
-}
-
-/* The 25 submatrix means and the 25x25 covariance sums of the decimated
- * image: submatrix k starts at (k / 5, k % 5) and is subh x subw. */
-SPEED_SIMD_CLONES
-static void covariance_sums(SpeedCore *c)
-{
-    SpeedLinalg *la = &c->la;
-    const int ow = c->ow, subw = c->subw, subh = c->subh;
-    const float *o = c->dec;
-
-    /* Means: one fp32 running sum per offset, raster order. */
-    float sum[SPEED_N];
-    for (int k = 0; k < SPEED_N; k++)
-        sum[k] = 0.0f;
-    for (int i = 0; i < subh; i++)
-        for (int j = 0; j < subw; j++)
-            for (int k = 0; k < SPEED_N; k++)
-                sum[k] = FADD(sum[k], o[(size_t)(i + k / SPEED_BLOCK) * ow + j + k % SPEED_BLOCK]);
-    const float count = (float)((size_t)subw * (size_t)subh);
-    for (int k = 0; k < SPEED_N; k++)
-        la->mean[k] = speed_mean(sum[k], count);
-
-    /* Covariance sums: for each submatrix row, the centred samples of all
-     * 25 offsets side by side, then acc[x][y] += cx * cy across y. */
-    for (int x = 0; x < SPEED_N; x++)
-        for (int y = 0; y < SPEED_CENT_LANES; y++)
-            la->cov_sum[x][y] = 0.0;
-    double *restrict cent = c->cent;
-    for (int i = 0; i < subh; i++) {
-        for (int k = 0; k < SPEED_N; k++) {
-            const float *row = o + (size_t)(i + k / SPEED_BLOCK) * ow + k % SPEED_BLOCK;
-            const float m = la->mean[k];
-            for (int j = 0; j < subw; j++)
-                cent[(size_t)j * SPEED_CENT_LANES + k] = speed_centered(row[j], m);
-        }
-        for (int x = 0; x < SPEED_N; x++) {
-            double acc[SPEED_CENT_LANES];
-            for (int y = 0; y < SPEED_CENT_LANES; y++)
-                acc[y] = la->cov_sum[x][y];
-            for (int j = 0; j < subw; j++) {
-                const double *cj = cent + (size_t)j * SPEED_CENT_LANES;
-                const double cx = cj[x];
-                for (int y = 0; y < SPEED_CENT_LANES; y++)
-                    acc[y] = speed_cov_step(acc[y], cx, cj[y]);
-            }
-            for (int y = 0; y < SPEED_CENT_LANES; y++)
-                la->cov_sum[x][y] = acc[y];
-        }
-    }
 }
 
 /* The covariance from its sums (those with y <= x are read). */
@@ -629,7 +581,7 @@ void speed_core_estimate(SpeedCore *c, const float *plane, size_t stride,
 
 void speed_core_conclude(SpeedCore *c, SpeedEstimate *out)
 {
-    covariance_sums(c);
+    speed_kern()->covariance_sums(c);
     speed_core_conclude_sums(c, out);
 }
 

@@ -22,19 +22,13 @@
 #include <emmintrin.h>
 #endif
 
+#include "cpu.h"
 #include "ssim_host.h"
 
-/* Hot loops are plain C; on x86-64 ELF GCC/clang also build AVX2 and AVX-512
- * clones, picked at load time. Same operations per element, no contraction
- * (-ffp-contract=off, and neither target enables FMA), so every clone gives
+/* Hot loops are plain C, built once per instruction set (ssim_kern_tmpl.c,
+ * included at the end). Same operations per element, no contraction
+ * (-ffp-contract=off, and neither target enables FMA), so every build gives
  * the same bits; only the vector width differs. */
-#ifndef SSIM_SIMD_CLONES
-#if defined(__x86_64__) && defined(__ELF__) && (defined(__GNUC__) || defined(__clang__))
-#define SSIM_SIMD_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define SSIM_SIMD_CLONES
-#endif
-#endif
 
 enum { Q_MU1, Q_MU2, Q_XX, Q_YY, Q_XY, Q_COUNT };
 enum { S_SIG1, S_SIG2, S_SIG12, S_ROOT, S_COUNT };
@@ -218,45 +212,6 @@ static inline void stat_row(const SsimEngine *e, const SsimConst *k, int n, Ssim
     sum_row(l, c, s, n, sums);
 }
 
-SSIM_SIMD_CLONES
-void ssim_engine_means(const SsimEngine *e, const float *ref, const float *cmp,
-                       size_t stride, int w, int h, SsimMeans *out)
-{
-    const SsimConst k = ssim_const();
-    const int wv = w - (SSIM_WIN - 1), hv = h - (SSIM_WIN - 1);
-    const size_t st = e->row_stride;
-    float *ring[Q_COUNT];
-    for (int q = 0; q < Q_COUNT; q++)
-        ring[q] = e->ring + (size_t)q * SSIM_WIN * st;
-
-    SsimSums sums = { 0.0, 0.0, 0.0, 0.0 };
-    for (int r = 0; r < h; r++) {
-        const float *a = ref + (size_t)r * stride, *b = cmp + (size_t)r * stride;
-        const size_t slot = (size_t)(r % SSIM_WIN) * st;
-        hpass(a, ring[Q_MU1] + slot, wv);
-        hpass(b, ring[Q_MU2] + slot, wv);
-        hpass_prod(a, a, ring[Q_XX] + slot, wv);
-        hpass_prod(b, b, ring[Q_YY] + slot, wv);
-        hpass_prod(a, b, ring[Q_XY] + slot, wv);
-        if (r < SSIM_WIN - 1)
-            continue;
-
-        /* Output row y = r - 10 takes input rows y .. y + 10. */
-        const int y = r - (SSIM_WIN - 1);
-        size_t off[SSIM_WIN];
-        for (int v = 0; v < SSIM_WIN; v++)
-            off[v] = (size_t)((y + v) % SSIM_WIN) * st;
-        for (int q = 0; q < Q_COUNT; q++)
-            vpass(ring[q], off, e->vrow + (size_t)q * st, wv);
-        stat_row(e, &k, wv, &sums);
-    }
-
-    out->ssim = ssim_mean(sums.lcs, wv, hv);
-    out->l = ssim_mean(sums.l, wv, hv);
-    out->c = ssim_mean(sums.c, wv, hv);
-    out->s = ssim_mean(sums.s, wv, hv);
-}
-
 /** The box's first and last tap offsets: [-(f/2), f/2 - (f even)], as the reference's kernel. */
 static void box_reach(int f, int *lo, int *hi)
 {
@@ -325,34 +280,6 @@ void ssim_box_columns(int w, int f, int *cols)
             cols[(size_t)(u - lo) * sw + x] = ssim_mirror(x * f + u, w);
 }
 
-SSIM_SIMD_CLONES
-void ssim_box_decimate(const float *src, size_t src_stride, int w, int h, int f,
-                       const int *cols, float *dst, double *restrict acc)
-{
-    const float wt = 1.0f / (float)(f * f);
-    int lo, hi;
-    box_reach(f, &lo, &hi);
-    const int sw = ssim_decimated_size(w, f), sh = ssim_decimated_size(h, f);
-
-    for (int y = 0; y < sh; y++) {
-        for (int x = 0; x < sw; x++)
-            acc[x] = 0.0;
-        /* Taps in the reference's order for every output: rows outer,
-         * columns inner; the outputs of a row advance together. */
-        for (int v = lo; v <= hi; v++) {
-            const float *restrict row = src + (size_t)ssim_mirror(y * f + v, h) * src_stride;
-            for (int u = 0; u <= hi - lo; u++) {
-                const int *restrict cu = cols + (size_t)u * sw;
-                for (int x = 0; x < sw; x++)
-                    acc[x] = ssim_tap(acc[x], row[cu[x]], wt);
-            }
-        }
-        float *restrict d = dst + (size_t)y * sw;
-        for (int x = 0; x < sw; x++)
-            d[x] = ssim_round(acc[x]);
-    }
-}
-
 void ms_ssim_pad_columns(float *img, size_t stride, int w, int h)
 {
     for (int y = 0; y < h; y++) {
@@ -413,22 +340,49 @@ static inline void lpf_row(const float *split, const size_t *off, size_t half,
         out[x] = ssim_round(acc[x]);
 }
 
-SSIM_SIMD_CLONES
+#define KFN(name) name##_c
+#include "ssim_kern_tmpl.c"
+#undef KFN
+#if EV_HAVE_X86_SIMD
+EV_TARGET_AVX2_BEGIN
+#define KFN(name) name##_avx2
+#include "ssim_kern_tmpl.c"
+#undef KFN
+EV_TARGET_END
+EV_TARGET_AVX512_BEGIN
+#define KFN(name) name##_avx512
+#include "ssim_kern_tmpl.c"
+#undef KFN
+EV_TARGET_END
+#endif
+
+const SsimKern *ssim_kern_for(int isa)
+{
+    static const SsimKern kern[EV_ISA_COUNT] = {
+        { engine_means_c, box_decimate_c, ms_decimate_c },
+#if EV_HAVE_X86_SIMD
+        { engine_means_avx2, box_decimate_avx2, ms_decimate_avx2 },
+        { engine_means_avx512, box_decimate_avx512, ms_decimate_avx512 },
+#endif
+    };
+    return isa > EV_ISA_C && isa < EV_ISA_COUNT && EV_HAVE_X86_SIMD ? &kern[isa] : &kern[0];
+}
+
+void ssim_engine_means(const SsimEngine *e, const float *ref, const float *cmp,
+                       size_t stride, int w, int h, SsimMeans *out)
+{
+    ssim_kern_for(ev_cpu_isa())->engine_means(e, ref, cmp, stride, w, h, out);
+}
+
+void ssim_box_decimate(const float *src, size_t src_stride, int w, int h, int f,
+                       const int *cols, float *dst, double *restrict acc)
+{
+    ssim_kern_for(ev_cpu_isa())->box_decimate(src, src_stride, w, h, f, cols, dst, acc);
+}
+
 void ms_ssim_decimate(const float *src, size_t src_stride, int w, int h,
                       float *dst, size_t dst_stride, float *split, double *acc)
 {
-    const int r = MS_SSIM_LPF / 2;
-    const int sw = ssim_decimated_size(w, 2), sh = ssim_decimated_size(h, 2);
-    const size_t ss = ms_ssim_split_stride(w), half = ss / 2;
-
-    for (int y = 0; y < h; y++)
-        split_row(src + (size_t)y * src_stride - MS_SSIM_PAD, split + (size_t)y * ss,
-                  split + (size_t)y * ss + half, sw);
-
-    for (int y = 0; y < sh; y++) {
-        size_t off[MS_SSIM_LPF];
-        for (int v = 0; v < MS_SSIM_LPF; v++)
-            off[v] = (size_t)ssim_mirror(2 * y + v - r, h) * ss;
-        lpf_row(split, off, half, acc, dst + (size_t)y * dst_stride, sw);
-    }
+    ssim_kern_for(ev_cpu_isa())->ms_decimate(src, src_stride, w, h, dst, dst_stride, split,
+                                             acc);
 }

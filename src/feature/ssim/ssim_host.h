@@ -122,4 +122,20 @@ size_t ms_ssim_split_stride(int w);
 void ms_ssim_decimate(const float *src, size_t src_stride, int w, int h,
                       float *dst, size_t dst_stride, float *split, double *acc);
 
+/**
+ * The three loops above for one instruction set (cpu.h's EvIsa; a set this
+ * build lacks gives the C loops). The functions above run the processor's
+ * widest; tests/checkasm compares every set with the C one.
+ */
+typedef struct SsimKern {
+    void (*engine_means)(const SsimEngine *e, const float *ref, const float *cmp,
+                         size_t stride, int w, int h, SsimMeans *out);
+    void (*box_decimate)(const float *src, size_t src_stride, int w, int h, int f,
+                         const int *cols, float *dst, double *acc);
+    void (*ms_decimate)(const float *src, size_t src_stride, int w, int h,
+                        float *dst, size_t dst_stride, float *split, double *acc);
+} SsimKern;
+
+const SsimKern *ssim_kern_for(int isa);
+
 #endif

@@ -1,12 +1,9 @@
 /*
- * checkasm-style test of the integer ADM kernels: every kernel of every
- * vector build this processor runs (AVX2, AVX-512) against the plain C build,
- * bit for bit, on random and edge inputs (extreme sample values, flat rows,
- * tiny and odd widths, unaligned column ranges), then whole frames through
- * the CPU pipeline. --bench also times each kernel per build.
- *
- * usage: checkasm_iadm [--bench] [--seed N]
- * exit: 0 identical, 1 a difference, 77 no vector build runs here (skip).
+ * checkasm room: the integer ADM kernels (src/feature/integer_adm/iadm_kern.h)
+ * of every vector build (AVX2, AVX-512) against the plain C build, on random
+ * and edge inputs (extreme sample values, flat rows, tiny and odd widths,
+ * unaligned column ranges), then whole frames through the CPU pipeline,
+ * one to three gain limits in one pass.
  */
 #include <inttypes.h>
 #include <stdbool.h>
@@ -14,8 +11,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "checkasm.h"
+#include "cpu.h"
 #include "feature/integer_adm/iadm_cpu.h"
 #include "feature/integer_adm/iadm_host.h"
 #include "feature/integer_adm/iadm_kern.h"
@@ -23,15 +21,9 @@
 #define MAXW 2048
 #define PAD 32
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
 static uint64_t rnd(void)
 {
-    uint64_t x = rng_state;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return rng_state = x;
+    return ca_rand();
 }
 
 /* Value generators: mode 0 full range, 1 small, 2 extremes only, 3 zero,
@@ -66,14 +58,6 @@ static int16_t gen_i16(int mode)
     }
 }
 
-static int failures;
-
-static void fail(const char *isa, const char *kernel, const char *what, int n)
-{
-    if (failures++ < 20)
-        fprintf(stderr, "FAIL %s %s: %s (n = %d)\n", isa, kernel, what, n);
-}
-
 /* A sample of widths and column ranges: tiny, odd, vector-boundary, large. */
 static const int widths[] = { 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63,
                               64, 65, 127, 129, 255, 481, 960, 1920 };
@@ -90,12 +74,7 @@ typedef struct Bufs {
 
 static void *zalloc(size_t n)
 {
-    void *p = calloc(1, n);
-    if (!p) {
-        fprintf(stderr, "out of memory\n");
-        exit(1);
-    }
-    return p;
+    return ca_alloc(n);
 }
 
 static void bufs_init(Bufs *b)
@@ -164,9 +143,8 @@ static void check_dwt(const char *isa, const IadmDsp *c, const IadmDsp *v, Bufs 
                                lo_only ? NULL : b->a16[1]);
                 v->dwt0_vert_8(b->u8[0], b->u8[1], b->u8[2], b->u8[3], n, b->b16[0],
                                lo_only ? NULL : b->b16[1]);
-                if (memcmp(b->a16[0], b->b16[0], n * 2) ||
-                    (!lo_only && memcmp(b->a16[1], b->b16[1], n * 2)))
-                    fail(isa, "dwt0_vert_8", "output differs", n);
+                ca_check("iadm dwt0_vert_8", isa, !(memcmp(b->a16[0], b->b16[0], n * 2) ||
+                    (!lo_only && memcmp(b->a16[1], b->b16[1], n * 2))), "output differs" " (n = %d)", n);
             }
             for (int bpc = 9; bpc <= 16; bpc++) {
                 const uint32_t maxv = (1u << bpc) - 1;
@@ -180,8 +158,7 @@ static void check_dwt(const char *isa, const IadmDsp *c, const IadmDsp *v, Bufs 
                                 b->a16[0], b->a16[1]);
                 v->dwt0_vert_16(b->u16[0], b->u16[1], b->u16[2], b->u16[3], n, bpc,
                                 b->b16[0], b->b16[1]);
-                if (memcmp(b->a16[0], b->b16[0], n * 2) || memcmp(b->a16[1], b->b16[1], n * 2))
-                    fail(isa, "dwt0_vert_16", "output differs", n);
+                ca_check("iadm dwt0_vert_16", isa, !(memcmp(b->a16[0], b->b16[0], n * 2) || memcmp(b->a16[1], b->b16[1], n * 2)), "output differs" " (n = %d)", n);
             }
             /* Horizontal: rows padded at -1, n, n + 1. */
             const int n_out = (n + 1) / 2;
@@ -193,11 +170,9 @@ static void check_dwt(const char *isa, const IadmDsp *c, const IadmDsp *v, Bufs 
                               lo_only ? NULL : b->a16[2], lo_only ? NULL : b->a16[3]);
                 v->dwt0_horiz(b->c16[0], ha, n_out, b->b32[0], lo_only ? NULL : b->b16[1],
                               lo_only ? NULL : b->b16[2], lo_only ? NULL : b->b16[3]);
-                if (memcmp(b->a32[0], b->b32[0], n_out * 4))
-                    fail(isa, "dwt0_horiz", "band a differs", n);
+                ca_check("iadm dwt0_horiz", isa, !(memcmp(b->a32[0], b->b32[0], n_out * 4)), "band a differs" " (n = %d)", n);
                 for (int k = 1; k < (lo_only ? 1 : 4); k++)
-                    if (memcmp(b->a16[k], b->b16[k], n_out * 2))
-                        fail(isa, "dwt0_horiz", "output differs", n);
+                    ca_check("iadm dwt0_horiz", isa, !(memcmp(b->a16[k], b->b16[k], n_out * 2)), "output differs" " (n = %d)", n);
             }
             for (int s = 1; s <= 3; s++) {
                 const int64_t add_v = s == 1 ? 0 : 32768, add_h = s == 2 ? 32768 : 16384;
@@ -208,8 +183,7 @@ static void check_dwt(const char *isa, const IadmDsp *c, const IadmDsp *v, Bufs 
                             b->a32[0], b->a32[1]);
                 v->dwt_vert(b->c32[0], b->c32[1], b->c32[2], b->c32[3], n, add_v, sh_v,
                             b->b32[0], b->b32[1]);
-                if (memcmp(b->a32[0], b->b32[0], n * 4) || memcmp(b->a32[1], b->b32[1], n * 4))
-                    fail(isa, "dwt_vert", "output differs", n);
+                ca_check("iadm dwt_vert", isa, !(memcmp(b->a32[0], b->b32[0], n * 4) || memcmp(b->a32[1], b->b32[1], n * 4)), "output differs" " (n = %d)", n);
                 if (s == 1) {
                     /* Scale 1 reads int16 values. */
                     for (int r = 0; r < 4; r++)
@@ -219,13 +193,11 @@ static void check_dwt(const char *isa, const IadmDsp *c, const IadmDsp *v, Bufs 
                                  b->a32[1]);
                     v->dwt1_vert(b->c32[0], b->c32[1], b->c32[2], b->c32[3], n, b->b32[0],
                                  b->b32[1]);
-                    if (memcmp(b->a32[0], b->b32[0], n * 4) || memcmp(b->a32[1], b->b32[1], n * 4))
-                        fail(isa, "dwt1_vert", "output differs", n);
+                    ca_check("iadm dwt1_vert", isa, !(memcmp(b->a32[0], b->b32[0], n * 4) || memcmp(b->a32[1], b->b32[1], n * 4)), "output differs" " (n = %d)", n);
                     /* And it equals the int64 kernel's result (C against C). */
                     c->dwt_vert(b->c32[0], b->c32[1], b->c32[2], b->c32[3], n, 0, 0,
                                 b->c32[6], b->c32[7]);
-                    if (memcmp(b->a32[0], b->c32[6], n * 4) || memcmp(b->a32[1], b->c32[7], n * 4))
-                        fail("c", "dwt1_vert", "differs from dwt_vert", n);
+                    ca_check("iadm dwt1_vert = dwt_vert", "c", !(memcmp(b->a32[0], b->c32[6], n * 4) || memcmp(b->a32[1], b->c32[7], n * 4)), "differs from dwt_vert" " (n = %d)", n);
                 }
                 fill32(b->c32[4], -1, n + 2, mode);
                 fill32(b->c32[5], -1, n + 2, mode);
@@ -234,8 +206,7 @@ static void check_dwt(const char *isa, const IadmDsp *c, const IadmDsp *v, Bufs 
                 v->dwt_horiz(b->c32[4], b->c32[5], n_out, add_h, sh_h, b->b32[0],
                              b->b32[1], b->b32[2], b->b32[3]);
                 for (int k = 0; k < 4; k++)
-                    if (memcmp(b->a32[k], b->b32[k], n_out * 4))
-                        fail(isa, "dwt_horiz", "output differs", n);
+                    ca_check("iadm dwt_horiz", isa, !(memcmp(b->a32[k], b->b32[k], n_out * 4)), "output differs" " (n = %d)", n);
             }
         }
     }
@@ -268,8 +239,7 @@ static void check_decouple(const char *isa, const IadmDsp *c, const IadmDsp *v, 
                 c->decouple0(o, t, j0, n, b->div, cos2, egls[e], b->scratch, ra, aa);
                 v->decouple0(o, t, j0, n, b->div, cos2, egls[e], b->scratch, rb, ab);
                 for (int k = 0; k < 6; k++)
-                    if (memcmp(b->a16[k] + j0, b->b16[k] + j0, (n - j0) * 2))
-                        fail(isa, "decouple0", "output differs", n);
+                    ca_check("iadm decouple0", isa, !(memcmp(b->a16[k] + j0, b->b16[k] + j0, (n - j0) * 2)), "output differs" " (n = %d)", n);
 
                 for (int k = 0; k < 6; k++)
                     fill32(b->c32[k], 0, n, mode);
@@ -286,8 +256,7 @@ static void check_decouple(const char *isa, const IadmDsp *c, const IadmDsp *v, 
                 c->decouple(o4, t4, j0, n, b->div, cos2, egls[e], b->scratch, ra4, aa4);
                 v->decouple(o4, t4, j0, n, b->div, cos2, egls[e], b->scratch, rb4, ab4);
                 for (int k = 0; k < 6; k++)
-                    if (memcmp(b->a32[k] + j0, b->b32[k] + j0, (n - j0) * 4))
-                        fail(isa, "decouple", "output differs", n);
+                    ca_check("iadm decouple", isa, !(memcmp(b->a32[k] + j0, b->b32[k] + j0, (n - j0) * 4)), "output differs" " (n = %d)", n);
             }
         }
     }
@@ -314,15 +283,13 @@ static void check_den_csf_cm(const char *isa, const IadmDsp *c, const IadmDsp *v
             uint64_t dc[3], dv[3];
             c->den0(s16, j0, j1, dc);
             v->den0(s16, j0, j1, dv);
-            if (memcmp(dc, dv, sizeof(dc)))
-                fail(isa, "den0", "sums differ", n);
+            ca_check("iadm den0", isa, !(memcmp(dc, dv, sizeof(dc))), "sums differ" " (n = %d)", n);
             for (int sq = 30; sq <= 31; sq++) {
                 const int cub = (int)(rnd() % 12);
                 const uint64_t cub_add = cub ? (uint64_t)1 << (cub - 1) : 0;
                 c->den(s32, j0, j1, sq, cub_add, cub, dc);
                 v->den(s32, j0, j1, sq, cub_add, cub, dv);
-                if (memcmp(dc, dv, sizeof(dc)))
-                    fail(isa, "den", "sums differ", n);
+                ca_check("iadm den", isa, !(memcmp(dc, dv, sizeof(dc))), "sums differ" " (n = %d)", n);
             }
 
             const int32_t rf0[3] = { (int32_t)(rnd() & 0xffff), (int32_t)(rnd() & 0xffff),
@@ -331,16 +298,14 @@ static void check_den_csf_cm(const char *isa, const IadmDsp *c, const IadmDsp *v
             const int32_t *rf = rnd() & 1 ? rf0 : rf0_def;
             c->csf0(s16, rf, j0, j1, b->a32[0], b->a32[1]);
             v->csf0(s16, rf, j0, j1, b->b32[0], b->b32[1]);
-            if (memcmp(b->a32[0] + j0, b->b32[0] + j0, (j1 - j0) * 4) ||
-                memcmp(b->a32[1] + j0, b->b32[1] + j0, (j1 - j0) * 4))
-                fail(isa, "csf0", "output differs", n);
+            ca_check("iadm csf0", isa, !(memcmp(b->a32[0] + j0, b->b32[0] + j0, (j1 - j0) * 4) ||
+                memcmp(b->a32[1] + j0, b->b32[1] + j0, (j1 - j0) * 4)), "output differs" " (n = %d)", n);
             const uint32_t rf123[3] = { (uint32_t)rnd(), (uint32_t)rnd() >> (rnd() % 24),
                                         (uint32_t)rnd() >> 8 };
             c->csf(s32, rf123, j0, j1, b->a32[0], b->a32[1]);
             v->csf(s32, rf123, j0, j1, b->b32[0], b->b32[1]);
-            if (memcmp(b->a32[0] + j0, b->b32[0] + j0, (j1 - j0) * 4) ||
-                memcmp(b->a32[1] + j0, b->b32[1] + j0, (j1 - j0) * 4))
-                fail(isa, "csf", "output differs", n);
+            ca_check("iadm csf", isa, !(memcmp(b->a32[0] + j0, b->b32[0] + j0, (j1 - j0) * 4) ||
+                memcmp(b->a32[1] + j0, b->b32[1] + j0, (j1 - j0) * 4)), "output differs" " (n = %d)", n);
 
             /* Masking: F rows and G as csf would make them, or raw. */
             for (int k = 0; k < 4; k++)
@@ -357,8 +322,7 @@ static void check_den_csf_cm(const char *isa, const IadmDsp *c, const IadmDsp *v
                    b->a32[7], cc);
             v->cm0(s16, b->c32[3], b->c32[4], b->c32[5], b->c32[6], j0, j1, n, &p,
                    b->b32[7], cv);
-            if (memcmp(cc, cv, sizeof(cc)))
-                fail(isa, "cm0", "sums differ", n);
+            ca_check("iadm cm0", isa, !(memcmp(cc, cv, sizeof(cc))), "sums differ" " (n = %d)", n);
             for (int k = 1; k < 3; k++) {
                 p.cub_shift[k] = p.cub_shift[0];
                 p.cub_add[k] = p.cub_add[0];
@@ -367,8 +331,7 @@ static void check_den_csf_cm(const char *isa, const IadmDsp *c, const IadmDsp *v
                   b->a32[7], cc);
             v->cm(s32, b->c32[3], b->c32[4], b->c32[5], b->c32[6], j0, j1, n, &p,
                   b->b32[7], cv);
-            if (memcmp(cc, cv, sizeof(cc)))
-                fail(isa, "cm", "sums differ", n);
+            ca_check("iadm cm", isa, !(memcmp(cc, cv, sizeof(cc))), "sums differ" " (n = %d)", n);
         }
     }
 }
@@ -438,9 +401,10 @@ static void check_frames(const char *isa, const IadmDsp *vd)
                         iadm_cpu_frame(&cc, &p, &egls[e], 1, &R, &D, &ac[e]);
                     iadm_cpu_frame(&cv, &p, egls, n, &R, &D, av);
                     for (int e = 0; e < n; e++)
-                        if (memcmp(ac[e], av[e], sizeof(ac[e])))
-                            fail(isa, "frame", e ? "a shared limit's accumulators differ"
-                                                 : "accumulators differ", w * 10000 + h);
+                        ca_check("iadm frame", isa, !memcmp(ac[e], av[e], sizeof(ac[e])),
+                                 "%dx%d bpc %u content %d options %d: %s", w, h, bpc, content,
+                                 opt, e ? "a shared limit's accumulators differ"
+                                        : "accumulators differ");
                     iadm_cpu_close(&cc);
                     iadm_cpu_close(&cv);
                 }
@@ -451,86 +415,13 @@ static void check_frames(const char *isa, const IadmDsp *vd)
     }
 }
 
-static double now(void)
+static const char *const iadm_kernels[] = {
+    "dwt0_vert_8", "dwt0_vert_16", "dwt0_horiz", "dwt_vert", "dwt1_vert", "dwt_horiz",
+    "decouple0", "decouple", "den0", "den", "csf0", "csf", "cm0", "cm", "frame",
+};
+
+void checkasm_iadm(int isa_max)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-/* Best of several runs, in ns per processed column. */
-#define BENCH(label, n, call)                                                  \
-    do {                                                                       \
-        double best = 1e30;                                                    \
-        for (int rep = 0; rep < 25; rep++) {                                   \
-            const double t0 = now();                                           \
-            for (int it = 0; it < 50; it++)                                    \
-                call;                                                          \
-            const double t = (now() - t0) / 50;                                \
-            best = t < best ? t : best;                                        \
-        }                                                                      \
-        printf("  %-14s %8.3f ns/col\n", label, 1e9 * best / (n));              \
-    } while (0)
-
-static void bench(const char *isa, const IadmDsp *d, Bufs *b, float cos2)
-{
-    const int n = 960;
-    printf("%s:\n", isa);
-    for (int r = 0; r < 4; r++)
-        for (int j = 0; j < 2 * n + 2; j++)
-            b->u8[r][j] = (uint8_t)rnd();
-    for (int k = 0; k < 8; k++) {
-        for (int j = -1; j < MAXW + 2; j++) {
-            b->c16[k][j] = (int16_t)((int32_t)(rnd() % 2001) - 1000);
-            b->c32[k][j] = (int32_t)(rnd() % 200001) - 100000;
-        }
-    }
-    BENCH("dwt0_vert_8", 2 * n, d->dwt0_vert_8(b->u8[0], b->u8[1], b->u8[2], b->u8[3],
-                                                2 * n, b->a16[0], b->a16[1]));
-    BENCH("dwt0_horiz", n, d->dwt0_horiz(b->c16[0], b->c16[1], n, b->a32[0], b->a16[1],
-                                         b->a16[2], b->a16[3]));
-    BENCH("dwt_vert", n, d->dwt_vert(b->c32[0], b->c32[1], b->c32[2], b->c32[3], n,
-                                     32768, 16, b->a32[0], b->a32[1]));
-    BENCH("dwt1_vert", n, d->dwt1_vert(b->c32[0], b->c32[1], b->c32[2], b->c32[3], n,
-                                       b->a32[0], b->a32[1]));
-    BENCH("dwt_horiz", n / 2, d->dwt_horiz(b->c32[0], b->c32[1], n / 2, 16384, 15,
-                                           b->a32[0], b->a32[1], b->a32[2], b->a32[3]));
-    const int16_t *o[3] = { b->c16[0], b->c16[1], b->c16[2] };
-    const int16_t *t[3] = { b->c16[3], b->c16[4], b->c16[5] };
-    int16_t *ra[3] = { b->a16[0], b->a16[1], b->a16[2] };
-    int16_t *aa[3] = { b->a16[3], b->a16[4], b->a16[5] };
-    BENCH("decouple0", n, d->decouple0(o, t, 0, n, b->div, cos2, 100.0, b->scratch, ra, aa));
-    const int32_t *o4[3] = { b->c32[0], b->c32[1], b->c32[2] };
-    const int32_t *t4[3] = { b->c32[3], b->c32[4], b->c32[5] };
-    int32_t *ra4[3] = { b->a32[0], b->a32[1], b->a32[2] };
-    int32_t *aa4[3] = { b->a32[3], b->a32[4], b->a32[5] };
-    BENCH("decouple", n, d->decouple(o4, t4, 0, n, b->div, cos2, 100.0, b->scratch, ra4, aa4));
-    uint64_t ds[3];
-    BENCH("den0", n, d->den0(o, 0, n, ds));
-    BENCH("den", n, d->den(o4, 0, n, 31, 512, 10, ds));
-    const int32_t rf0[3] = { 36453, 36453, 49417 };
-    const uint32_t rf123[3] = { 123456789u, 123456789u, 98765432u };
-    BENCH("csf0", n, d->csf0(o, rf0, 0, n, b->c32[6], b->c32[7]));
-    BENCH("csf", n, d->csf(o4, rf123, 0, n, b->c32[6], b->c32[7]));
-    IadmCmParams p = { .rf0 = { 36453, 36453, 49417 }, .rf123 = { 123456789u, 123456789u,
-                       98765432u }, .cub_shift = { 6, 6, 7 }, .cub_add = { 32, 32, 64 } };
-    int64_t cs[3];
-    BENCH("cm0", n, d->cm0(o, b->c32[4], b->c32[5], b->c32[6], b->c32[7], 0, n, n, &p,
-                           b->a32[6], cs));
-    BENCH("cm", n, d->cm(o4, b->c32[4], b->c32[5], b->c32[6], b->c32[7], 0, n, n, &p,
-                         b->a32[6], cs));
-}
-
-int main(int argc, char **argv)
-{
-    bool do_bench = false;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--bench"))
-            do_bench = true;
-        else if (!strcmp(argv[i], "--seed") && i + 1 < argc)
-            rng_state = strtoull(argv[++i], NULL, 0) | 1;
-    }
-
     Bufs b;
     bufs_init(&b);
     IadmParams prm;
@@ -540,48 +431,23 @@ int main(int argc, char **argv)
 
     IadmDsp c;
     iadm_dsp_init_c(&c);
-    struct { const char *name; int (*init)(IadmDsp *); const char *feature; } isas[] = {
-        { "avx2", iadm_dsp_init_avx2, "avx2" },
-        { "avx512", iadm_dsp_init_avx512, "avx512f" },
-    };
-    int tested = 0;
-    if (do_bench)
-        bench("c", &c, &b, prm.cos2);
-    for (size_t k = 0; k < sizeof(isas) / sizeof(isas[0]); k++) {
+    ca_declare("iadm dwt1_vert = dwt_vert", "c");
+    for (int isa = EV_ISA_AVX2; isa <= isa_max; isa++) {
+        const char *name = ev_isa_name(isa);
         IadmDsp v;
         iadm_dsp_init_c(&v);
-        bool runs = false;
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
-        __builtin_cpu_init();
-        runs = k == 0 ? __builtin_cpu_supports("avx2")
-                      : __builtin_cpu_supports("avx512f") &&
-                        __builtin_cpu_supports("avx512bw") &&
-                        __builtin_cpu_supports("avx512dq") &&
-                        __builtin_cpu_supports("avx512vl") &&
-                        __builtin_cpu_supports("avx512cd");
-#endif
-        if (!runs || !isas[k].init(&v)) {
-            printf("%-7s not available here\n", isas[k].name);
-            continue;
+        const int built = isa == EV_ISA_AVX2 ? iadm_dsp_init_avx2(&v) : iadm_dsp_init_avx512(&v);
+        if (!built)
+            continue;   /* not an x86-64 GCC/clang build: no vector kernels to compare */
+        for (size_t k = 0; k < sizeof(iadm_kernels) / sizeof(iadm_kernels[0]); k++) {
+            char kernel[48];
+            snprintf(kernel, sizeof(kernel), "iadm %s", iadm_kernels[k]);
+            ca_declare(kernel, name);
         }
-        tested++;
-        const int before = failures;
-        check_dwt(isas[k].name, &c, &v, &b);
-        check_decouple(isas[k].name, &c, &v, &b, prm.cos2);
-        check_den_csf_cm(isas[k].name, &c, &v, &b);
-        check_frames(isas[k].name, &v);
-        printf("%-7s %s\n", isas[k].name, failures == before ? "identical to C" : "DIFFERS");
-        if (do_bench)
-            bench(isas[k].name, &v, &b, prm.cos2);
+        check_dwt(name, &c, &v, &b);
+        check_decouple(name, &c, &v, &b, prm.cos2);
+        check_den_csf_cm(name, &c, &v, &b);
+        check_frames(name, &v);
     }
     bufs_free(&b);
-    if (failures) {
-        fprintf(stderr, "%d failure(s)\n", failures);
-        return 1;
-    }
-    if (!tested) {
-        printf("SKIP: no vector build of the integer ADM kernels runs on this processor\n");
-        return 77;
-    }
-    return 0;
 }

@@ -1,0 +1,206 @@
+/*
+ * CAMBI's loops (cambi_cpu.c), built once per instruction set: cambi_cpu.c
+ * includes this file with KFN(name) naming each build, after the helpers
+ * and types they use, which are inlined into each build.
+ */
+
+static void KFN(spatial_mask)(CambiCpu *cpu, unsigned w, unsigned h)
+{
+    const unsigned thr = cambi_mask_threshold(w, h);
+    const int rad = CAMBI_MASK_FILTER_SIZE / 2;
+    const int span = CAMBI_MASK_FILTER_SIZE;
+    uint8_t *restrict cs = cpu->colsum;   /* cs[j + rad] = column sum of column j */
+    memset(cs, 0, w + 2 * rad);
+
+    /* Step t brings row t in and row t - span out; the column sums then
+     * hold rows [t - span + 1, t], the window of output row t - rad. */
+    for (int t = 0; t < (int)h + rad; t++) {
+        if (t < (int)h) {
+            uint8_t *restrict d = cpu->deriv + (size_t)(t & 7) * cpu->stride;
+            const uint16_t *row = cpu->img + (size_t)t * cpu->stride;
+            derivative_row(row, t + 1 < (int)h ? row + cpu->stride : NULL, w, d);
+            for (size_t j = 0; j < w; j++)
+                cs[j + rad] = (uint8_t)(cs[j + rad] + d[j]);
+        }
+        if (t >= span && t - span < (int)h) {
+            const uint8_t *restrict d = cpu->deriv + (size_t)((t - span) & 7) * cpu->stride;
+            for (size_t j = 0; j < w; j++)
+                cs[j + rad] = (uint8_t)(cs[j + rad] - d[j]);
+        }
+        const int o = t - rad;
+        if (o < 0) continue;
+        uint8_t *restrict m = cpu->mask + (size_t)o * cpu->stride;
+        for (size_t j = 0; j < w; j++) {
+            const unsigned sum = (unsigned)cs[j] + cs[j + 1] + cs[j + 2] + cs[j + 3] +
+                                 cs[j + 4] + cs[j + 5] + cs[j + 6];
+            m[j] = (uint8_t)(sum > thr);
+        }
+    }
+}
+
+static void KFN(decimate)(CambiCpu *cpu, unsigned w, unsigned h)
+{
+    /* In place. Row 0 reads its own columns 2j >= j, ahead of the writes;
+     * every other row i reads row 2i, a different row. */
+    for (unsigned j = 0; j < w; j++) {
+        cpu->img[j] = cpu->img[2 * j];
+        cpu->mask[j] = cpu->mask[2 * j];
+    }
+    for (unsigned i = 1; i < h; i++) {
+        const uint16_t *restrict si = cpu->img + 2 * i * cpu->stride;
+        uint16_t *restrict di = cpu->img + i * cpu->stride;
+        for (size_t j = 0; j < w; j++)
+            di[j] = si[2 * j];
+        const uint8_t *restrict sm = cpu->mask + 2 * i * cpu->stride;
+        uint8_t *restrict dm = cpu->mask + i * cpu->stride;
+        for (size_t j = 0; j < w; j++)
+            dm[j] = sm[2 * j];
+    }
+}
+
+static void KFN(mode_filter)(CambiCpu *cpu, unsigned w, unsigned h)
+{
+    /* Horizontal modes of the last three rows; row i - 1 is rewritten once
+     * row i's horizontal mode exists, from rows i - 2, i - 1 and i, whose
+     * originals are no longer needed. The first and last rows and columns
+     * keep their values in each pass. */
+    for (unsigned i = 0; i < h; i++) {
+        const uint16_t *restrict in = cpu->img + i * cpu->stride;
+        uint16_t *restrict hm = cpu->rows + (size_t)(i % 3) * cpu->alloc_w;
+        hm[0] = in[0];
+        for (unsigned j = 1; j + 1 < w; j++)
+            hm[j] = cambi_mode3(in[j - 1], in[j], in[j + 1]);
+        hm[w - 1] = in[w - 1];
+        if (i < 2) continue;
+        const uint16_t *restrict a = cpu->rows, *restrict b = cpu->rows + cpu->alloc_w,
+                                 *restrict c = cpu->rows + 2 * (size_t)cpu->alloc_w;
+        uint16_t *restrict out = cpu->img + (i - 1) * cpu->stride;
+        for (unsigned j = 0; j < w; j++)
+            out[j] = cambi_mode3(a[j], b[j], c[j]);
+    }
+}
+
+static void KFN(band_image)(CambiCpu *cpu, const CambiParams *p, unsigned cols, unsigned h)
+{
+    const unsigned lo = (unsigned)p->band_lo, size = (unsigned)(p->band_hi - p->band_lo + 1);
+    for (unsigned i = 0; i < h; i++) {
+        const uint16_t *restrict img = cpu->img + i * cpu->stride;
+        const uint8_t *restrict mask = cpu->mask + i * cpu->stride;
+        uint16_t *restrict b = cpu->band + i * cpu->stride;
+        for (unsigned j = 0; j < cols; j++) {
+            const unsigned rel = img[j] - lo;   /* wraps below the band */
+            b[j] = (uint16_t)(mask[j] && rel < size ? rel : NO_ROW);
+        }
+    }
+}
+
+/*
+ * Move the window down: band row `bo` (if not NULL) leaves it and `bi` (if
+ * not NULL) enters it. A column whose leaving and entering pixels count for
+ * the same value changes nothing; the other pixels are counted in runs of
+ * equal value.
+ */
+static void KFN(slide_rows)(CambiCpu *cpu, const Strip *st, int pad, const uint16_t *bo,
+                            const uint16_t *bi)
+{
+    const size_t hw = (size_t)(st->x1 - st->x0);
+    const int n = st->in1 - st->in0;
+    uint16_t *restrict eo = cpu->events, *restrict ei = cpu->events + cpu->stride;
+    if (bo && bi) {
+        const uint16_t *restrict po = bo + st->in0, *restrict pi = bi + st->in0;
+        unsigned any = 0;
+        for (int k = 0; k < n; k++) {
+            const unsigned same = po[k] == pi[k];
+            eo[k] = (uint16_t)(same ? NO_ROW : po[k]);
+            ei[k] = (uint16_t)(same ? NO_ROW : pi[k]);
+            any |= !same;
+        }
+        if (!any) return;
+        count_runs(cpu->hist, hw, st, pad, eo, cpu->flags, n, st->in0, 0xffff);
+        count_runs(cpu->hist, hw, st, pad, ei, cpu->flags, n, st->in0, 1);
+    } else if (bo) {
+        count_runs(cpu->hist, hw, st, pad, bo + st->in0, cpu->flags, n, st->in0, 0xffff);
+    } else if (bi) {
+        count_runs(cpu->hist, hw, st, pad, bi + st->in0, cpu->flags, n, st->in0, 1);
+    }
+}
+
+/*
+ * c-values of n pixels of a row from their band row `b` and the counts
+ * hist[v * hw + k]. Pixels are taken in runs of equal value, which read
+ * the same count rows at consecutive columns: each luma difference is then
+ * one pass over (a chunk of) the run that GCC vectorises.
+ */
+static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint16_t *hist,
+                             int hw, const uint16_t *b, int n)
+{
+    const int nd = p->num_diffs;
+    const float *restrict rcp = p->rcp;
+    const uint32_t *active = p->active + p->band_lo;
+    int j = 0;
+    while (j < n) {
+        const unsigned rel = b[j];
+        const uint32_t act = rel != NO_ROW ? active[rel] : 0;
+        if (!act) {
+            c[j++] = 0.0f;
+            continue;
+        }
+        int e = j + 1;
+        while (e < n && e - j < C_CHUNK && b[e] == rel)
+            e++;
+        /* Active implies that u + d + 1 is in the band, and u - d - 1 too
+         * when >= band_lo (below, the reference counts 0). */
+        const int len = e - j;
+        const uint16_t *restrict h0 = hist + (size_t)rel * hw + j;
+        float *restrict cr = c + j;
+        if (len < C_SHORT_RUN) {
+            /* Too short for vectors to pay off: pixel by pixel. */
+            for (int k = 0; k < len; k++) {
+                const int p0 = h0[k];
+                float best = 0.0f;
+                for (int d = 0; d < nd; d++) {
+                    if (!(act >> d & 1)) continue;
+                    const int p1 = h0[k + (d + 1) * (size_t)hw];
+                    const int p2 = (int)rel - d - 1 >= 0 ? h0[k - (d + 1) * (ptrdiff_t)hw] : 0;
+                    const float val = cambi_c_term(p->weight[d], p0, p1 > p2 ? p1 : p2, rcp);
+                    best = val > best ? val : best;
+                }
+                cr[k] = best;
+            }
+            j = e;
+            continue;
+        }
+        for (int k = 0; k < len; k++)
+            cr[k] = 0.0f;
+        for (int d = 0; d < nd; d++) {
+            if (!(act >> d & 1)) continue;
+            const int weight = p->weight[d];
+            const uint16_t *restrict h1 = hist + (rel + d + 1) * (size_t)hw + j;
+            const uint16_t *restrict h2 = (int)rel - d - 1 >= 0
+                                              ? hist + (rel - d - 1) * (size_t)hw + j
+                                              : NULL;
+            unsigned any = 0;
+            for (int k = 0; k < len; k++)
+                any |= h1[k];
+            if (h2) {
+                for (int k = 0; k < len; k++)
+                    any |= h2[k];
+            }
+            if (!any) continue;
+            if (h2) {
+                for (int k = 0; k < len; k++) {
+                    const int p0 = h0[k];
+                    const int pm = h1[k] > h2[k] ? h1[k] : h2[k];
+                    const float val = cambi_c_term(weight, p0, pm, rcp);
+                    cr[k] = val > cr[k] ? val : cr[k];
+                }
+            } else {
+                for (int k = 0; k < len; k++) {
+                    const float val = cambi_c_term(weight, h0[k], h1[k], rcp);
+                    cr[k] = val > cr[k] ? val : cr[k];
+                }
+            }
+        }
+        j = e;
+    }
+}
