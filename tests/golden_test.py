@@ -230,7 +230,7 @@ def main():
 
     division = 'ieee'
     if a.set == 'rcp':
-        # The golden host's documented signature (NUMERICS.md section 10): how many
+        # The golden host's documented signature (docs/numerics.md section 10): how many
         # refined reciprocals over [1,2) differ from IEEE. The documented FNV
         # fingerprint's hashing convention is not reproducible from its description,
         # so the count is the gate; a host with the same count but another table

@@ -15,7 +15,7 @@
  *     colour conversion are libm calls with the reference's arguments. The
  *     results are those of the host's libm (glibc for the goldens): a GPU
  *     twin needs bit-identical implementations of those functions, which
- *     CUDA's are not (shared/NUMERICS.md G3).
+ *     CUDA's are not (docs/numerics.md G3).
  *   - Constant expressions (2*pi, pi/6, 10/255, ...) are written as in the
  *     reference, so that they fold to the same doubles.
  *

@@ -1,6 +1,6 @@
 /*
  * float_adm per-sample arithmetic, written once for the CPU reference and
- * every GPU twin (NUMERICS.md section 3). Each function is the reference's
+ * every GPU twin (docs/numerics.md section 3). Each function is the reference's
  * expression operation for operation: fp32 where Netflix's operands are
  * float, fp64 where a double literal or a double option promotes them, each
  * step rounded on its own (FMUL/FADD/... from fp.h, never contracted).

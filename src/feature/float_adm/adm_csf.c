@@ -1,5 +1,5 @@
 /*
- * CSF weights of float_adm (NUMERICS.md 3.3.4). Every intermediate has the
+ * CSF weights of float_adm (docs/numerics.md 3.3.4). Every intermediate has the
  * type the reference gives it: the display resolution r and the Watson
  * logarithm are stored as float, the model parameters are float tables
  * promoted to double where they meet a double, and libm is called in double.

@@ -1,4 +1,4 @@
-/* float_adm geometry and per-frame conclusion (NUMERICS.md 3.3.2, 3.3.6-3.3.8). */
+/* float_adm geometry and per-frame conclusion (docs/numerics.md 3.3.2, 3.3.6-3.3.8). */
 #include <math.h>
 
 #include "fp.h"

@@ -1,6 +1,6 @@
 /*
  * float_adm: Netflix libvmaf v3.2.0's float ADM (adm2, aim, adm3 and the four
- * scale scores), bit for bit. NUMERICS.md section 3 is the contract;
+ * scale scores), bit for bit. docs/numerics.md section 3 is the contract;
  * adm_arith.h holds the per-sample arithmetic, adm_cpu.c the CPU loops,
  * adm_csf.c the weights and adm_pool.c the per-frame conclusion.
  */

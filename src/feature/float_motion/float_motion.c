@@ -1,6 +1,6 @@
 /*
  * float_motion: Netflix libvmaf v3.2.0's float motion feature, bit for bit
- * (shared/NUMERICS.md section 5). Temporal: only the reference picture is
+ * (docs/numerics.md section 5). Temporal: only the reference picture is
  * read; each frame's blur is kept to be compared with the next frame's.
  *
  * Differences in structure from the reference, none in arithmetic:
@@ -32,7 +32,7 @@
 #include "motion_conclude.h"
 #include "cpu.h"
 
-/* Input offset of the float extractors ADM, VIF and motion (NUMERICS §2). */
+/* Input offset of the float extractors ADM, VIF and motion (docs/numerics.md §2). */
 #define MOTION_OFFSET (-128.0f)
 
 typedef struct MotionPlane {

@@ -1,6 +1,6 @@
 /*
  * float_motion arithmetic, written once for the CPU reference and every GPU
- * twin (shared/NUMERICS.md section 5). Every float operation is one
+ * twin (docs/numerics.md section 5). Every float operation is one
  * FMUL/FADD/FSUB/FDIV (src/fp.h), never fused, in the reference's order.
  *
  * Pipeline per plane: picture -> float (offset -128) -> separable blur
@@ -33,7 +33,7 @@
  * (the reference still runs it through the tap sums), 3 the 3-tap kernel,
  * every other value the 5-tap kernel, as the reference's if/else chain does.
  * The reference declares float arrays initialised from double literals; the
- * casts below are that same double -> float rounding (bits in NUMERICS §11).
+ * casts below are that same double -> float rounding (bits in docs/numerics.md §11).
  * Returns the tap count.
  */
 EV_FN int motion_filter_taps(int filter_size, float taps[MOTION_MAX_TAPS])
@@ -144,7 +144,7 @@ EV_FN float motion_mean(float total, int w, int h)
     return FDIV(total, (float)(w * h));
 }
 
-/* ---- motion_add_scale1: bilinear half-size downscale (NUMERICS §4.3) ---- */
+/* ---- motion_add_scale1: bilinear half-size downscale (docs/numerics.md §4.3) ---- */
 
 #if EV_F64
 /* The positions and sizes are host constants, in double (no kernel needs

@@ -1,5 +1,5 @@
 /*
- * float_motion's emission schedule (NUMERICS.md section 5.2), shared by the
+ * float_motion's emission schedule (docs/numerics.md section 5.2), shared by the
  * CPU reference and every twin: a backend computes the per-frame score
  * m[n] = SAD(blur[n-1], blur[n]) (double; luma, or luma+u+v) and hands it
  * here, in frame order; this decides what is emitted, for which index, and

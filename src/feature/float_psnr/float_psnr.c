@@ -1,6 +1,6 @@
 /*
  * float_psnr: Netflix libvmaf v3.2.0's float PSNR of the luma plane, bit for
- * bit (shared/NUMERICS.md section 8). No options; output float_psnr.
+ * bit (docs/numerics.md section 8). No options; output float_psnr.
  *
  * The reference's fp64 raster sum of fp32 squared differences is computed
  * as an integer total (float_psnr_arith.h explains why that is the same sum

@@ -1,5 +1,5 @@
 /*
- * float_psnr arithmetic (shared/NUMERICS.md section 8), shared by the CPU
+ * float_psnr arithmetic (docs/numerics.md section 8), shared by the CPU
  * reference and every GPU twin.
  *
  * The reference converts each luma sample to float (sample / S, S = 1, 4,

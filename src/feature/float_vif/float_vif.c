@@ -1,6 +1,6 @@
 /*
  * float_vif: Netflix libvmaf v3.2.0's float VIF feature, bit for bit
- * (shared/NUMERICS.md section 4). Per-sample arithmetic is in vif_arith.h,
+ * (docs/numerics.md section 4). Per-sample arithmetic is in vif_arith.h,
  * the kernels, prescaler and pooling in vif_kernel.c, vif_prescale.c and
  * vif_pool() below.
  *
@@ -32,7 +32,7 @@
 #include "vif_arith.h"
 #include "vif_host.h"
 
-/* Input offset of the float extractors ADM, VIF and motion (NUMERICS §2). */
+/* Input offset of the float extractors ADM, VIF and motion (docs/numerics.md §2). */
 #define VIF_OFFSET (-128.0f)
 
 /* The five filtered quantities of a scale. */

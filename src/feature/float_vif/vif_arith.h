@@ -1,7 +1,7 @@
 /*
  * float_vif per-sample arithmetic, shared by the CPU reference and every GPU
  * twin. Each function reproduces one step of Netflix libvmaf v3.2.0's float
- * VIF operation for operation (NUMERICS.md section 4): same types, same
+ * VIF operation for operation (docs/numerics.md section 4): same types, same
  * order, one rounding per operation, nothing fused.
  */
 #ifndef EXACTVMAF_VIF_ARITH_H

@@ -1,6 +1,6 @@
 /*
  * VIF Gaussian kernels, generated at run time as libvmaf v3.2.0 does
- * (NUMERICS.md 4.3): the reference mixes float and double on purpose, so
+ * (docs/numerics.md 4.3): the reference mixes float and double on purpose, so
  * every intermediate here carries the reference's type.
  */
 #include <math.h>

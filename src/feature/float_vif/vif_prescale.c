@@ -1,6 +1,6 @@
 /*
  * vif_prescale / vif_prescale_method: resample the float luma before VIF,
- * as libvmaf v3.2.0's vif_scale_frame_s() does (NUMERICS.md 4.3).
+ * as libvmaf v3.2.0's vif_scale_frame_s() does (docs/numerics.md 4.3).
  *
  * Every weight depends on the output column or the output row only, so the
  * source indices and weights are computed once at init with the reference's

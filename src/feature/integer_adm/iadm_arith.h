@@ -1,7 +1,7 @@
 /*
  * Integer ADM ("adm") per-sample arithmetic, shared by the CPU loops and any
  * GPU twin. Each function is one step of Netflix libvmaf v3.2.0's C path
- * (integer_adm.c), operation for operation (NUMERICS.md section 9).
+ * (integer_adm.c), operation for operation (docs/numerics.md section 9).
  *
  * Integer steps are written so that their value equals the reference's on
  * x86-64 for every input, without undefined behaviour here: where the

@@ -1,7 +1,7 @@
 /*
  * adm: Netflix libvmaf v3.2.0's integer ADM (integer_adm2, integer_aim,
  * integer_adm3, the four scale scores and the debug outputs), bit for bit
- * with its C path (NUMERICS.md sections 9 and 12). iadm_arith.h holds the
+ * with its C path (docs/numerics.md sections 9 and 12). iadm_arith.h holds the
  * per-sample arithmetic, iadm_kern_*.c the row kernels, iadm_cpu.c the
  * loops and iadm_host.c the constants and the per-frame conclusion.
  */

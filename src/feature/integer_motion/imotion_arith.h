@@ -1,7 +1,7 @@
 /*
  * Integer motion ("motion") arithmetic, written once for the CPU reference
  * and every GPU twin: Netflix libvmaf v3.2.0's integer_motion.c C path
- * (shared/NUMERICS.md section 9).
+ * (docs/numerics.md section 9).
  *
  * Per frame: d = prev - cur on the luma plane; a 5-tap vertical filter of d
  * rounded by 2^bpc, a 5-tap horizontal filter rounded by 2^16 (both

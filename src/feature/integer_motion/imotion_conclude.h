@@ -1,5 +1,5 @@
 /*
- * Integer motion's end-of-stream values (NUMERICS.md section 9), shared by
+ * Integer motion's end-of-stream values (docs/numerics.md section 9), shared by
  * every backend: a backend computes each frame's score (imotion_score of
  * its SAD) and hands the scores of frames 0..n-1 here at the flush.
  */

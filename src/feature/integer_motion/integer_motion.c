@@ -1,6 +1,6 @@
 /*
  * motion: Netflix libvmaf v3.2.0's integer motion feature, bit for bit with
- * its C path (shared/NUMERICS.md section 9). Arithmetic in imotion_arith.h,
+ * its C path (docs/numerics.md section 9). Arithmetic in imotion_arith.h,
  * SAD kernels in imotion_dsp.c, end-of-stream values in imotion_conclude().
  *
  * The reference reads the previous call's reference picture (two calls back

@@ -1,7 +1,7 @@
 /*
  * Integer VIF ("vif") arithmetic, written once for the CPU reference and
  * every GPU twin: Netflix libvmaf v3.2.0's integer_vif.c C path, operation
- * for operation (shared/NUMERICS.md section 9).
+ * for operation (docs/numerics.md section 9).
  *
  * Everything is integer (exact, order-free sums) except four places, which
  * are written here with the reference's types and order:

@@ -1,6 +1,6 @@
 /*
  * float_ms_ssim: Netflix libvmaf v3.2.0's float MS-SSIM feature, bit for bit
- * (shared/NUMERICS.md section 7). Five scales, each decimated from the one
+ * (docs/numerics.md section 7). Five scales, each decimated from the one
  * before with the 9x9 table (ms_ssim_decimate), each reduced to fp32 means
  * by the SSIM engine, pooled on the host by ms_ssim_pool.
  *

@@ -1,6 +1,6 @@
 /*
  * float_ssim: Netflix libvmaf v3.2.0's float SSIM feature, bit for bit
- * (shared/NUMERICS.md section 6). Arithmetic in ssim_arith.h, the engine,
+ * (docs/numerics.md section 6). Arithmetic in ssim_arith.h, the engine,
  * decimations and conclusions in ssim_cpu.c and ssim_host.c.
  *
  * Differences from the reference, none in arithmetic:

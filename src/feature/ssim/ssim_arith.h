@@ -2,7 +2,7 @@
  * float_ssim / float_ms_ssim per-sample arithmetic, shared by the CPU
  * reference and every GPU twin. Each function reproduces one step of Netflix
  * libvmaf v3.2.0's SSIM (its iqa code, default arguments) operation for
- * operation (NUMERICS.md sections 6 and 7): same types, same order, one
+ * operation (docs/numerics.md sections 6 and 7): same types, same order, one
  * rounding per operation, nothing fused.
  *
  * The tables are given as initialiser macros so that the host keeps them in
