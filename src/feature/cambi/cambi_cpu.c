@@ -8,7 +8,7 @@
 #include "log.h"
 
 /* Hot loops: plain C that GCC vectorises, built once per instruction set
- * (cambi_kern_tmpl.c). Integer work and unfused fp32 products: every build
+ * (cambi_simd_tmpl.c). Integer work and unfused fp32 products: every build
  * gives the same bits. */
 
 /* ---- Resampling tables ---- */
@@ -344,12 +344,12 @@ static inline void count_runs(uint16_t *hist, size_t hw, const Strip *st, int pa
 #endif
 
 #define KFN(name) name##_c
-#include "cambi_kern_tmpl.c"
+#include "cambi_simd_tmpl.c"
 #undef KFN
 #if EV_HAVE_X86_SIMD
 EV_TARGET_AVX2_BEGIN
 #define KFN(name) name##_avx2
-#include "cambi_kern_tmpl.c"
+#include "cambi_simd_tmpl.c"
 #undef KFN
 EV_TARGET_END
 #endif

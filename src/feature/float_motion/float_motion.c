@@ -306,14 +306,14 @@ static void sad_rows(const float *a, const float *b, size_t stride, unsigned w,
         row_sums[i] = motion_sad_row(a + i * stride, b + i * stride, (int)w);
 }
 
-/* The blur, built for each instruction set (float_motion_kern_tmpl.c). */
+/* The blur, built for each instruction set (float_motion_simd_tmpl.c). */
 #define KFN(name) name##_c
-#include "float_motion_kern_tmpl.c"
+#include "float_motion_simd_tmpl.c"
 #undef KFN
 #if EV_HAVE_X86_SIMD
 EV_TARGET_AVX2_BEGIN
 #define KFN(name) name##_avx2
-#include "float_motion_kern_tmpl.c"
+#include "float_motion_simd_tmpl.c"
 #undef KFN
 EV_TARGET_END
 #endif

@@ -248,12 +248,12 @@ HVS_LANE_FN void level_lanes(const int32_t *restrict dct, const float *mask,
 }
 
 #define KFN(name) name##_c
-#include "psnr_hvs_kern_tmpl.c"
+#include "psnr_hvs_simd_tmpl.c"
 #undef KFN
 #if EV_HAVE_X86_SIMD
 EV_TARGET_AVX2_BEGIN
 #define KFN(name) name##_avx2
-#include "psnr_hvs_kern_tmpl.c"
+#include "psnr_hvs_simd_tmpl.c"
 #undef KFN
 EV_TARGET_END
 #endif

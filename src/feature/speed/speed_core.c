@@ -478,12 +478,12 @@ static void prescale_rows(SpeedCore *c, const float *src, size_t stride)
 }
 
 #define KFN(name) name##_c
-#include "speed_kern_tmpl.c"
+#include "speed_simd_tmpl.c"
 #undef KFN
 #if EV_HAVE_X86_SIMD
 EV_TARGET_AVX2_BEGIN
 #define KFN(name) name##_avx2
-#include "speed_kern_tmpl.c"
+#include "speed_simd_tmpl.c"
 #undef KFN
 EV_TARGET_END
 #endif

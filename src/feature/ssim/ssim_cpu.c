@@ -25,7 +25,7 @@
 #include "cpu.h"
 #include "ssim_host.h"
 
-/* Hot loops are plain C, built once per instruction set (ssim_kern_tmpl.c,
+/* Hot loops are plain C, built once per instruction set (ssim_simd_tmpl.c,
  * included at the end). Same operations per element, no contraction
  * (-ffp-contract=off, and neither target enables FMA), so every build gives
  * the same bits; only the vector width differs. */
@@ -341,17 +341,17 @@ static inline void lpf_row(const float *split, const size_t *off, size_t half,
 }
 
 #define KFN(name) name##_c
-#include "ssim_kern_tmpl.c"
+#include "ssim_simd_tmpl.c"
 #undef KFN
 #if EV_HAVE_X86_SIMD
 EV_TARGET_AVX2_BEGIN
 #define KFN(name) name##_avx2
-#include "ssim_kern_tmpl.c"
+#include "ssim_simd_tmpl.c"
 #undef KFN
 EV_TARGET_END
 EV_TARGET_AVX512_BEGIN
 #define KFN(name) name##_avx512
-#include "ssim_kern_tmpl.c"
+#include "ssim_simd_tmpl.c"
 #undef KFN
 EV_TARGET_END
 #endif
