@@ -8,12 +8,15 @@
  * cambi, psnr_hvs, SpEED and float_motion) are compared through whole
  * extractors run at each instruction set (extractors.c).
  *
- * usage: checkasm [--seed N] [--list]
+ * usage: checkasm [--seed N] [--room NAME] [--bench]
  * Prints one line per kernel and instruction set ("ok" or "FAILED", with
  * the number of comparisons) and a total. A kernel that ran no comparison
  * is a failure. Exit 0 when all are ok, 1 on any difference, 77 (skip)
  * when the processor has no vector instruction set this build has kernels
- * for. A failure prints the seed; --seed replays the same inputs.
+ * for. The seed is printed first; --seed replays the same inputs. --room
+ * runs one room (integer_adm, integer_vif, integer_motion, ssim,
+ * extractors); --bench then times each extractor with SIMD loops at every
+ * instruction set.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -150,13 +153,16 @@ int main(int argc, char **argv)
 {
     uint64_t seed = (uint64_t)time(NULL);
     const char *only = NULL;
+    bool bench = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--seed") && i + 1 < argc) {
             seed = strtoull(argv[++i], NULL, 0);
         } else if (!strcmp(argv[i], "--room") && i + 1 < argc) {
             only = argv[++i];
+        } else if (!strcmp(argv[i], "--bench")) {
+            bench = true;
         } else {
-            fprintf(stderr, "usage: checkasm [--seed N] [--room NAME]\n");
+            fprintf(stderr, "usage: checkasm [--seed N] [--room NAME] [--bench]\n");
             return 2;
         }
     }
@@ -204,5 +210,7 @@ int main(int argc, char **argv)
         printf("replay with: checkasm --seed %" PRIu64 "\n", seed);
         return 1;
     }
+    if (bench)
+        checkasm_bench(isa_max);
     return 0;
 }

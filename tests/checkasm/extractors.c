@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "checkasm.h"
 #include "context.h"
@@ -101,8 +102,18 @@ static void fill_picture(VmafPicture *p, const Case *c, enum CaKind kind, int fr
     }
 }
 
-static int run_case(const Case *c, enum CaKind kind, Outputs *out)
+static double now_ms(void)
 {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return 1e3 * (double)t.tv_sec + 1e-6 * (double)t.tv_nsec;
+}
+
+/* Run a case's frames; *compute_ms (if not NULL) gets the time spent in the
+ * library (the pictures' filling left out). */
+static int run_case(const Case *c, enum CaKind kind, Outputs *out, double *compute_ms)
+{
+    double ms = 0.0;
     VmafContext *v = NULL;
     const VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR };
     int err = vmaf_init(&v, cfg);
@@ -119,10 +130,17 @@ static int run_case(const Case *c, enum CaKind kind, Outputs *out)
         }
         fill_picture(&r, c, kind, i, 0);
         fill_picture(&d, c, kind, i, 1);
+        const double t0 = now_ms();
         err = vmaf_read_pictures(v, &r, &d, (unsigned)i);
+        ms += now_ms() - t0;
     }
-    if (!err)
+    if (!err) {
+        const double t0 = now_ms();
         err = vmaf_read_pictures(v, NULL, NULL, 0);
+        ms += now_ms() - t0;
+    }
+    if (compute_ms)
+        *compute_ms = ms;
     if (!err) {
         VmafFeatureCollector *fc = vmaf_ctx_collector(v);
         out->n = vmaf_fc_count(fc);
@@ -159,12 +177,12 @@ void checkasm_extractors(int isa_max)
             const uint64_t state = ca_rand_state();
             ev_cpu_set_isa_max(EV_ISA_C);
             memset(&ref, 0, sizeof(ref));
-            const int err = run_case(c, (enum CaKind)kind, &ref);
+            const int err = run_case(c, (enum CaKind)kind, &ref, NULL);
             for (int isa = EV_ISA_AVX2; isa <= isa_max; isa++) {
                 ev_cpu_set_isa_max(isa);
                 memset(&got, 0, sizeof(got));
                 ca_rand_restart(state);
-                const int err2 = err ? err : run_case(c, (enum CaKind)kind, &got);
+                const int err2 = err ? err : run_case(c, (enum CaKind)kind, &got, NULL);
                 bool same = !err && !err2 && ref.n == got.n && ref.n > 0;
                 for (unsigned k = 0; same && k < ref.n; k++)
                     same = !strcmp(ref.names[k], got.names[k]) &&
@@ -176,6 +194,38 @@ void checkasm_extractors(int isa_max)
                          err || err2 ? "the run failed" : "outputs differ", err ? err : err2);
             }
         }
+    }
+    ev_cpu_set_isa_max(EV_ISA_COUNT - 1);
+}
+
+void checkasm_bench(int isa_max)
+{
+    static const char *const features[] = {
+        "float_ssim", "float_ms_ssim", "psnr_hvs", "cambi", "speed_chroma",
+        "speed_temporal", "float_motion", "motion", "vif", "adm",
+    };
+    static Outputs out;
+    printf("\nms per 1920x1080 8-bit frame, one thread, at each instruction set:\n%-16s", "");
+    for (int isa = EV_ISA_C; isa <= isa_max; isa++)
+        printf(" %9s", ev_isa_name(isa));
+    printf("\n");
+    for (size_t f = 0; f < sizeof(features) / sizeof(features[0]); f++) {
+        const Case c = { features[f], NULL, VMAF_PIX_FMT_YUV420P, 8, 1920, 1080 };
+        printf("%-16s", features[f]);
+        for (int isa = EV_ISA_C; isa <= isa_max; isa++) {
+            ev_cpu_set_isa_max(isa);
+            double best = 1e30;
+            for (int rep = 0; rep < 2; rep++) {
+                double ms = 0.0;
+                if (run_case(&c, CA_MID_NOISE, &out, &ms)) {
+                    best = -1.0;
+                    break;
+                }
+                best = ms < best ? ms : best;
+            }
+            printf(" %9.2f", best / FRAMES);
+        }
+        printf("\n");
     }
     ev_cpu_set_isa_max(EV_ISA_COUNT - 1);
 }
