@@ -1,46 +1,17 @@
 /*
- * The list of extractors. Order here carries no meaning: lookups are by
- * name, and output order follows registration by the user.
+ * The list of extractors, in the order of the rooms' list
+ * (src/feature/meson.build, which makes feature/registry_list.h): lookups
+ * are by name and output order follows registration by the user, but
+ * vmaf_fex_find_by_feature() and vmaf_fex_list() see this order.
  */
 #include <stddef.h>
 #include <string.h>
 
 #include "feature/extractor.h"
 
-extern const VmafFeatureExtractor vmaf_fex_float_adm;
-extern const VmafFeatureExtractor vmaf_fex_float_vif;
-extern const VmafFeatureExtractor vmaf_fex_float_motion;
-extern const VmafFeatureExtractor vmaf_fex_integer_adm;
-extern const VmafFeatureExtractor vmaf_fex_integer_vif;
-extern const VmafFeatureExtractor vmaf_fex_integer_motion;
-extern const VmafFeatureExtractor vmaf_fex_float_ssim;
-extern const VmafFeatureExtractor vmaf_fex_float_ms_ssim;
-extern const VmafFeatureExtractor vmaf_fex_psnr;
-extern const VmafFeatureExtractor vmaf_fex_float_psnr;
-extern const VmafFeatureExtractor vmaf_fex_ciede;
-extern const VmafFeatureExtractor vmaf_fex_float_moment;
-extern const VmafFeatureExtractor vmaf_fex_psnr_hvs;
-extern const VmafFeatureExtractor vmaf_fex_cambi;
-extern const VmafFeatureExtractor vmaf_fex_speed_chroma;
-extern const VmafFeatureExtractor vmaf_fex_speed_temporal;
-
 static const VmafFeatureExtractor *const registry[] = {
-    &vmaf_fex_float_adm,
-    &vmaf_fex_float_vif,
-    &vmaf_fex_float_motion,
-    &vmaf_fex_integer_adm,
-    &vmaf_fex_integer_vif,
-    &vmaf_fex_integer_motion,
-    &vmaf_fex_float_ssim,
-    &vmaf_fex_float_ms_ssim,
-    &vmaf_fex_psnr,
-    &vmaf_fex_float_psnr,
-    &vmaf_fex_ciede,
-    &vmaf_fex_float_moment,
-    &vmaf_fex_psnr_hvs,
-    &vmaf_fex_cambi,
-    &vmaf_fex_speed_chroma,
-    &vmaf_fex_speed_temporal,
+#define VMAF_FEX(s) &vmaf_fex_##s,
+#include "feature/registry_list.h"
     NULL,
 };
 

@@ -74,12 +74,16 @@ static const char bad_src[] =
     "    p[0] = undeclared_thing +;\n"
     "}\n";
 
-static const VmafGpuProgram good = { "opencl_device_test", NULL, good_src };
-static const VmafGpuProgram bad = { "broken_program", NULL, bad_src };
-static const VmafGpuProgram none = { "cuda_only", NULL, NULL };
+static const VmafGpuBlob good_blobs[] = { { "opencl", good_src }, { NULL, NULL } };
+static const VmafGpuBlob bad_blobs[] = { { "opencl", bad_src }, { NULL, NULL } };
+/* A blob for another backend only: OpenCL has nothing to build. */
+static const VmafGpuBlob cuda_blobs[] = { { "cuda", good_src }, { NULL, NULL } };
+static const VmafGpuProgram good = { "opencl_device_test", good_blobs };
+static const VmafGpuProgram bad = { "broken_program", bad_blobs };
+static const VmafGpuProgram none = { "cuda_only", cuda_blobs };
 
 /* Threads asking for the same program at once: one build, a kernel each. */
-static const VmafGpuProgram shared_prog = { "shared", NULL, good_src };
+static const VmafGpuProgram shared_prog = { "shared", good_blobs };
 
 typedef struct Asker {
     VmafGpuDev *d;
@@ -180,7 +184,7 @@ static void run(VmafGpuDev *d, const EvlDeviceInfo *info)
     unsigned char *bytes = NULL;
     enum { N = 256, OFF = 64, BUF = OFF + N * 4 };
 
-    CHECK(o->api == VMAF_GPU_API_OPENCL && !strcmp(o->name, "opencl"), "ops identity");
+    CHECK(!strcmp(o->name, "opencl"), "ops identity");
     CHECK(strstr(o->device_name(d), "(OpenCL, ") && strstr(o->device_name(d), info->name),
           "device name \"%s\"", o->device_name(d));
     CHECK(o->enter(d) == 0, "enter");

@@ -1,6 +1,8 @@
 /*
- * The feature-extractor interface. One `static const VmafFeatureExtractor`
- * per metric, in the metric's own folder, listed in registry.c.
+ * The feature-extractor interface. One `const VmafFeatureExtractor
+ * vmaf_fex_<symbol>` per extractor, in its metric's own folder, whose
+ * meson.build names the symbol (the registry is made from those lists:
+ * src/feature/meson.build).
  * Instance state lives in the private struct (priv_size bytes, zeroed, option
  * defaults written, then the user's options applied) that the framework
  * allocates per instance; the descriptor is never written.
@@ -90,24 +92,11 @@ typedef struct VmafFexTwin {
 } VmafFexTwin;
 
 /* The GPU twins, defined beside their metrics' CPU code (*_gpu.c), one
- * host side for every backend. A descriptor names its twin with
- * VMAF_FEX_GPU_TWIN(), NULL in a build without any GPU backend. */
-extern const VmafFexTwin vmaf_fex_float_adm_gpu;
-extern const VmafFexTwin vmaf_fex_float_vif_gpu;
-extern const VmafFexTwin vmaf_fex_float_motion_gpu;
-extern const VmafFexTwin vmaf_fex_integer_vif_gpu;
-extern const VmafFexTwin vmaf_fex_integer_motion_gpu;
-extern const VmafFexTwin vmaf_fex_integer_adm_gpu;
-extern const VmafFexTwin vmaf_fex_psnr_gpu;
-extern const VmafFexTwin vmaf_fex_float_psnr_gpu;
-extern const VmafFexTwin vmaf_fex_float_ms_ssim_gpu;
-extern const VmafFexTwin vmaf_fex_float_ssim_gpu;
-extern const VmafFexTwin vmaf_fex_float_moment_gpu;
-extern const VmafFexTwin vmaf_fex_psnr_hvs_gpu;
-extern const VmafFexTwin vmaf_fex_speed_chroma_gpu;
-extern const VmafFexTwin vmaf_fex_speed_temporal_gpu;
-extern const VmafFexTwin vmaf_fex_cambi_gpu;
-extern const VmafFexTwin vmaf_fex_ciede_gpu;
+ * host side for every backend, listed by the rooms' meson.build files. A
+ * descriptor names its twin with VMAF_FEX_GPU_TWIN(), NULL in a build
+ * without any GPU backend. */
+#define VMAF_FEX_TWIN(s) extern const VmafFexTwin vmaf_fex_##s##_gpu;
+#include "feature/registry_list.h"
 #if (defined(EXACTVMAF_HAVE_CUDA) && EXACTVMAF_HAVE_CUDA) || \
     (defined(EXACTVMAF_HAVE_OPENCL) && EXACTVMAF_HAVE_OPENCL)
 #define VMAF_FEX_GPU_TWIN(sym) (&(sym))
@@ -140,6 +129,9 @@ typedef struct VmafFeatureExtractor {
      */
     unsigned (*planes)(const VmafFex *fex);
 } VmafFeatureExtractor;
+
+#define VMAF_FEX(s) extern const VmafFeatureExtractor vmaf_fex_##s;
+#include "feature/registry_list.h"
 
 /** One instance of an extractor, owned by the framework. */
 struct VmafFex {

@@ -3,9 +3,9 @@
  * need from a GPU API, behind one table of operations per backend (CUDA in
  * gpu/cuda/cuda_device.c, OpenCL in gpu/opencl/opencl_device.c). Nothing
  * above this layer names a CUDA or OpenCL type, so a twin's host code and
- * the pipeline serve every backend; a twin brings one kernel source per
- * backend (a CUDA fatbin, an OpenCL C text) with the same kernel names and
- * the same arguments.
+ * the pipeline serve every backend; a twin's program holds one build of its
+ * kernels per backend (a CUDA fatbin, an OpenCL C text) with the same kernel
+ * names and the same arguments.
  *
  * Device memory is a VmafGpuPtr: an allocation and a byte offset into it
  * (OpenCL has no device addresses, CUDA does). A kernel argument made from
@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct VmafGpuDev VmafGpuDev;
 typedef struct VmafGpuQueue VmafGpuQueue;
@@ -65,19 +66,26 @@ static inline VmafGpuArg vmaf_gpu_arg_val_(const void *p, size_t size)
     _Generic((x), VmafGpuPtr: vmaf_gpu_arg_ptr_, const VmafGpuPtr: vmaf_gpu_arg_ptr_,    \
              default: vmaf_gpu_arg_val_)(&(x), sizeof(x))
 
-/** A twin's kernels for every backend; a NULL member: the twin has none there. */
+/** One backend's build of a program. */
+typedef struct VmafGpuBlob {
+    const char *api;                    /**< the backend's VmafGpuOps.name */
+    const void *blob;                   /**< CUDA: a fatbin; OpenCL: C text, includes inlined */
+} VmafGpuBlob;
+
+/**
+ * A program: the kernels of a twin (or the pipeline's own), with one blob
+ * per backend that built them (src/gpu/meson.build makes the tables from
+ * the backends' build lists). The twin runs where its blobs have the
+ * pipeline's backend.
+ */
 typedef struct VmafGpuProgram {
     const char *name;                   /**< for messages: the twin's room */
-    const struct EvcFatbin *cuda;       /**< sm_80/90/100/120 code + PTX */
-    const char *opencl;                 /**< OpenCL C, every include inlined */
+    const VmafGpuBlob *blobs;           /**< NULL-api terminated */
 } VmafGpuProgram;
 
-/** Which backend a device belongs to. */
-typedef enum VmafGpuApi { VMAF_GPU_API_CUDA, VMAF_GPU_API_OPENCL } VmafGpuApi;
-
 typedef struct VmafGpuOps {
-    VmafGpuApi api;
-    const char *name;                   /**< "cuda", "opencl": the outputs' backend */
+    /** "cuda", "opencl": the outputs' backend, and its blobs' key (VmafGpuBlob.api) */
+    const char *name;
     void (*close)(VmafGpuDev *d);
     /** "NVIDIA H200 (sm_90)" style, for messages. */
     const char *(*device_name)(const VmafGpuDev *d);
@@ -163,6 +171,14 @@ typedef struct VmafGpuOps {
     int (*graph_launch)(VmafGpuQueue *q, VmafGpuGraph *g);
     void (*graph_destroy)(VmafGpuDev *d, VmafGpuGraph *g);
 } VmafGpuOps;
+
+/** The blob of prog for the backend of ops; NULL when none. */
+static inline const void *vmaf_gpu_blob(const VmafGpuProgram *prog, const VmafGpuOps *ops)
+{
+    for (const VmafGpuBlob *b = prog ? prog->blobs : NULL; b && b->api; b++)
+        if (!strcmp(b->api, ops->name)) return b->blob;
+    return NULL;
+}
 
 /** Every backend's device struct starts with its table. */
 struct VmafGpuDev {

@@ -13,8 +13,7 @@
 
 VMAF_GPU_PROGRAM_DECLARE(common);
 /* The pipeline's own kernels: samples to floats (common.cu, common.cl). */
-static const VmafGpuProgram common_program = { "common", VMAF_GPU_CUDA(common),
-                                               VMAF_GPU_OPENCL(common) };
+static const VmafGpuProgram common_program = VMAF_GPU_PROGRAM(common);
 
 VmafGpuDev *vmaf_gpu_lane_device(const VmafGpuLane *l)
 {

@@ -124,9 +124,7 @@ bool vmaf_gpu_fp64(const VmafGpu *gpu)
 
 bool vmaf_gpu_runs(const VmafGpu *gpu, const VmafGpuProgram *prog)
 {
-    if (!prog) return false;
-    return gpu->dev[0]->ops->api == VMAF_GPU_API_CUDA ? prog->cuda != NULL
-                                                      : prog->opencl != NULL;
+    return vmaf_gpu_blob(prog, gpu->dev[0]->ops) != NULL;
 }
 
 int vmaf_gpu_add(VmafGpu *gpu, VmafFex *fex, const VmafGpuNeeds *needs)

@@ -43,8 +43,8 @@
  *
  * Backends. The pipeline and the twins' host code talk to the GPU only
  * through the device layer (device.h), so one pipeline and one twin serve
- * CUDA and OpenCL; a twin brings its kernels for each backend in a
- * VmafGpuProgram, and runs where that backend's part is present.
+ * CUDA and OpenCL; a twin's VmafGpuProgram holds its kernels as built by
+ * each backend, and the twin runs where the pipeline's backend built them.
  *
  * Who calls whom. The extractor framework (fex.c) runs a twin's init,
  * which fills a VmafGpuNeeds (the planes it reads, its history, a shared

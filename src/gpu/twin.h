@@ -164,24 +164,13 @@ size_t vmaf_gpu_pitch_floats(unsigned w);
 
 /*
  * A twin's program: VMAF_GPU_PROGRAM_DECLARE(x) at file scope, then
- * `static const VmafGpuProgram prog = { "x", VMAF_GPU_CUDA(x), VMAF_GPU_OPENCL(x) };`
- * (or NULL for a backend the twin has no kernels for). The CUDA part is
- * the fatbin evc_fatbin_x (src/gpu/cuda/meson.build), the OpenCL part the
- * source evl_source_x (src/gpu/opencl/meson.build).
+ * `static const VmafGpuProgram prog = VMAF_GPU_PROGRAM(x);`, x being the
+ * program named in the room's meson.build (gpu_programs). Its blobs,
+ * vmaf_gpu_blobs_x, are what the backends built of the room's kernel files
+ * (src/gpu/meson.build).
  */
-#define VMAF_GPU_PROGRAM_DECLARE(x) \
-    extern const struct EvcFatbin evc_fatbin_##x; \
-    extern const char evl_source_##x[]
-#if defined(EXACTVMAF_HAVE_CUDA) && EXACTVMAF_HAVE_CUDA
-#define VMAF_GPU_CUDA(x) (&evc_fatbin_##x)
-#else
-#define VMAF_GPU_CUDA(x) NULL
-#endif
-#if defined(EXACTVMAF_HAVE_OPENCL) && EXACTVMAF_HAVE_OPENCL
-#define VMAF_GPU_OPENCL(x) (evl_source_##x)
-#else
-#define VMAF_GPU_OPENCL(x) NULL
-#endif
+#define VMAF_GPU_PROGRAM_DECLARE(x) extern const VmafGpuBlob vmaf_gpu_blobs_##x[]
+#define VMAF_GPU_PROGRAM(x) { #x, vmaf_gpu_blobs_##x }
 
 /**
  * Launch geometry of a row-sum kernel (src/gpu/ev_row_sums.h) over h

@@ -51,6 +51,7 @@
 #if EXACTVMAF_HAVE_OPENCL
 #include "gpu/opencl/opencl_device.h"
 #endif
+#include "feature/extractor.h"
 #include "feature/ciede/ciede_arith.h"
 #include "feature/float_adm/adm_rcp_model.h"
 
@@ -181,12 +182,20 @@ static int read_raw(FILE *f, const Geometry *g, VmafPicture *pic)
     return 0;
 }
 
-/* Every extractor parity knows: the names --only may give. */
-static const char *const metrics[] = { "float_adm", "float_vif", "float_motion", "adm", "vif",
-                                       "motion", "psnr", "float_psnr", "float_ms_ssim",
-                                       "float_moment", "psnr_hvs", "float_ssim", "speed_chroma",
-                                       "speed_temporal", "cambi", "ciede" };
-#define N_METRICS (sizeof(metrics) / sizeof(metrics[0]))
+/*
+ * The extractor named by the first n bytes of `name`, among those parity
+ * knows: every one the library's registry has built. Its name is the
+ * metric's tally key.
+ */
+static const char *metric_named(const char *name, size_t n)
+{
+    char buf[64];
+    if (n >= sizeof(buf)) return NULL;
+    memcpy(buf, name, n);
+    buf[n] = '\0';
+    const VmafFeatureExtractor *f = vmaf_fex_find(buf);
+    return f ? f->name : NULL;
+}
 
 /* ---- Runs ---- */
 
@@ -428,13 +437,7 @@ static void compare(const char *case_name, const char *spec, const char *metric,
 
 static void check_case(Content *c, const char *spec, enum ExactvmafDivision division)
 {
-    char metric_buf[64];
-    snprintf(metric_buf, sizeof(metric_buf), "%s", spec);
-    char *eq = strchr(metric_buf, '=');
-    if (eq) *eq = '\0';
-    const char *metric = NULL;
-    for (size_t i = 0; i < N_METRICS; i++)
-        if (!strcmp(metrics[i], metric_buf)) metric = metrics[i];
+    const char *metric = metric_named(spec, strcspn(spec, "="));
     if (!metric) {      /* a set in the tables below names an unknown extractor */
         printf("FAIL: option set %s names no extractor parity knows\n", spec);
         exit(1);
@@ -776,10 +779,7 @@ int main(int argc, char **argv)
     }
     for (const char *p = only; p && *p;) {
         const size_t k = strcspn(p, ",");
-        bool known = false;
-        for (size_t m = 0; m < N_METRICS && !known; m++)
-            known = strlen(metrics[m]) == k && !strncmp(metrics[m], p, k);
-        if (!known) {
+        if (!metric_named(p, k)) {
             printf("FAIL: --only names \"%.*s\", which is no extractor parity knows\n", (int)k, p);
             return 2;
         }
@@ -933,11 +933,13 @@ int main(int argc, char **argv)
         }
     }
     /* Every metric asked for ran some case. */
-    for (size_t m = 0; m < N_METRICS; m++) {
+    for (const VmafFeatureExtractor *const *f = vmaf_fex_list(); *f; f++) {
+        const char *metric = (*f)->name;
+        if (!(*f)->extract) continue;   /* declared, not built */
         bool ran = false;
-        for (unsigned i = 0; i < n_tally && !ran; i++) ran = tally[i].metric == metrics[m];
-        if (wanted(metrics[m]) && !ran) {
-            printf("FAIL: %s was asked for and no case of it ran\n", metrics[m]);
+        for (unsigned i = 0; i < n_tally && !ran; i++) ran = tally[i].metric == metric;
+        if (wanted(metric) && !ran) {
+            printf("FAIL: %s was asked for and no case of it ran\n", metric);
             all = false;
         }
     }

@@ -32,7 +32,7 @@
 #include "log.h"
 
 VMAF_GPU_PROGRAM_DECLARE(cambi);
-static const VmafGpuProgram program = { "cambi", VMAF_GPU_CUDA(cambi), VMAF_GPU_OPENCL(cambi) };
+static const VmafGpuProgram program = VMAF_GPU_PROGRAM(cambi);
 
 /* Rows of a scale per group of the c-value kernel: a group fills its
  * window for 2 * pad + 1 rows first, so taller segments waste less; shorter

@@ -36,7 +36,7 @@
 #include "ciede_arith.h"
 
 VMAF_GPU_PROGRAM_DECLARE(ciede);
-static const VmafGpuProgram program = { "ciede", VMAF_GPU_CUDA(ciede), VMAF_GPU_OPENCL(ciede) };
+static const VmafGpuProgram program = VMAF_GPU_PROGRAM(ciede);
 
 typedef struct CiedeGpu {
     unsigned bpc, w, h, cw;

@@ -27,8 +27,7 @@
 #include "adm_rcp_model.h"
 
 VMAF_GPU_PROGRAM_DECLARE(float_adm);
-static const VmafGpuProgram program = { "float_adm", VMAF_GPU_CUDA(float_adm),
-                                        VMAF_GPU_OPENCL(float_adm) };
+static const VmafGpuProgram program = VMAF_GPU_PROGRAM(float_adm);
 
 /* Division modes (float_adm_kernels.h). */
 enum { ADM_DIV_IEEE = 0, ADM_DIV_TABLE = 1, ADM_DIV_RCP_IEEE = 2 };

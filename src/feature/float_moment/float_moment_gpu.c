@@ -15,8 +15,7 @@
 #include "float_moment_conclude.h"
 
 VMAF_GPU_PROGRAM_DECLARE(float_moment);
-static const VmafGpuProgram program = { "float_moment", VMAF_GPU_CUDA(float_moment),
-                                        VMAF_GPU_OPENCL(float_moment) };
+static const VmafGpuProgram program = VMAF_GPU_PROGRAM(float_moment);
 
 typedef struct MomentGpu {
     unsigned bpc, w, h;

@@ -22,8 +22,7 @@
 #include "motion_conclude.h"
 
 VMAF_GPU_PROGRAM_DECLARE(float_motion);
-static const VmafGpuProgram program = { "float_motion", VMAF_GPU_CUDA(float_motion),
-                                        VMAF_GPU_OPENCL(float_motion) };
+static const VmafGpuProgram program = VMAF_GPU_PROGRAM(float_motion);
 
 /* Same layout as float_motion_kernels.h's kernel argument. */
 typedef struct MotionTaps {

@@ -19,8 +19,7 @@
 #include "float_psnr_conclude.h"
 
 VMAF_GPU_PROGRAM_DECLARE(float_psnr);
-static const VmafGpuProgram program = { "float_psnr", VMAF_GPU_CUDA(float_psnr),
-                                        VMAF_GPU_OPENCL(float_psnr) };
+static const VmafGpuProgram program = VMAF_GPU_PROGRAM(float_psnr);
 
 typedef struct FloatPsnrGpu {
     unsigned bpc, w, h;

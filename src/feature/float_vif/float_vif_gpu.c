@@ -25,8 +25,7 @@
 #include "vif_host.h"
 
 VMAF_GPU_PROGRAM_DECLARE(float_vif);
-static const VmafGpuProgram program = { "float_vif", VMAF_GPU_CUDA(float_vif),
-                                        VMAF_GPU_OPENCL(float_vif) };
+static const VmafGpuProgram program = VMAF_GPU_PROGRAM(float_vif);
 
 typedef struct VifGpu {
     unsigned w, h;

@@ -37,8 +37,7 @@
 #include "iadm_host.h"
 
 VMAF_GPU_PROGRAM_DECLARE(integer_adm);
-static const VmafGpuProgram program = { "integer_adm", VMAF_GPU_CUDA(integer_adm),
-                                        VMAF_GPU_OPENCL(integer_adm) };
+static const VmafGpuProgram program = VMAF_GPU_PROGRAM(integer_adm);
 
 _Static_assert(offsetof(IadmScaleArgs, egl) == 136 && sizeof(double) == sizeof(uint64_t),
                "IadmScaleArgs: egl's place in the kernels' layout");

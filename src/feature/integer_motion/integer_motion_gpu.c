@@ -22,8 +22,7 @@
 #include "imotion_conclude.h"
 
 VMAF_GPU_PROGRAM_DECLARE(integer_motion);
-static const VmafGpuProgram program = { "integer_motion", VMAF_GPU_CUDA(integer_motion),
-                                        VMAF_GPU_OPENCL(integer_motion) };
+static const VmafGpuProgram program = VMAF_GPU_PROGRAM(integer_motion);
 
 #define NAME_SAD "VMAF_integer_feature_motion_sad_score"
 #define NAME_MOTION "VMAF_integer_feature_motion_score"

@@ -22,8 +22,7 @@
 #include "ivif_host.h"
 
 VMAF_GPU_PROGRAM_DECLARE(integer_vif);
-static const VmafGpuProgram program = { "integer_vif", VMAF_GPU_CUDA(integer_vif),
-                                         VMAF_GPU_OPENCL(integer_vif) };
+static const VmafGpuProgram program = VMAF_GPU_PROGRAM(integer_vif);
 
 typedef struct IvifGpu {
     bool debug, skip0;

@@ -16,8 +16,7 @@
 #include "psnr_host.h"
 
 VMAF_GPU_PROGRAM_DECLARE(psnr);
-static const VmafGpuProgram program = { "psnr", VMAF_GPU_CUDA(psnr),
-                                        VMAF_GPU_OPENCL(psnr) };
+static const VmafGpuProgram program = VMAF_GPU_PROGRAM(psnr);
 
 typedef struct PsnrGpu {
     unsigned bpc, max_h;

@@ -14,8 +14,7 @@
 #include "psnr_hvs_conclude.h"
 
 VMAF_GPU_PROGRAM_DECLARE(psnr_hvs);
-static const VmafGpuProgram program = { "psnr_hvs", VMAF_GPU_CUDA(psnr_hvs),
-                                        VMAF_GPU_OPENCL(psnr_hvs) };
+static const VmafGpuProgram program = VMAF_GPU_PROGRAM(psnr_hvs);
 
 /* hvs_terms_* items per group (8 x 8 blocks), hvs_sum's group (HVS_SUM_GROUP). */
 #define TERMS_BX 8u

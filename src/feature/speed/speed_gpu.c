@@ -21,7 +21,7 @@
 #include "speed_gpu.h"
 
 VMAF_GPU_PROGRAM_DECLARE(speed);
-static const VmafGpuProgram program = { "speed", VMAF_GPU_CUDA(speed), VMAF_GPU_OPENCL(speed) };
+static const VmafGpuProgram program = VMAF_GPU_PROGRAM(speed);
 
 /* Pictures estimated per frame: U ref, U dist, V ref, V dist (speed_chroma);
  * ref and dist differences (speed_temporal). */

@@ -22,8 +22,7 @@
 
 VMAF_GPU_PROGRAM_DECLARE(float_ms_ssim);
 /* The SSIM room's kernels: MS-SSIM's, and float_ssim's box decimation. */
-const VmafGpuProgram ssim_gpu_program = { "float_ms_ssim", VMAF_GPU_CUDA(float_ms_ssim),
-                                          VMAF_GPU_OPENCL(float_ms_ssim) };
+const VmafGpuProgram ssim_gpu_program = VMAF_GPU_PROGRAM(float_ms_ssim);
 
 /* The reference's append order: l of every scale, then c, then s. */
 static const char *const lcs_names[3][MS_SSIM_SCALES] = {

@@ -171,9 +171,10 @@ static double elapsed_ms(VmafGpuEvent *a, VmafGpuEvent *b)
 static int kernel(VmafGpuDev *d, const VmafGpuProgram *prog, const char *name,
                   VmafGpuKernel **k)
 {
-    if (!prog || !prog->cuda) return -ENOSYS;
+    const EvcFatbin *fb = vmaf_gpu_blob(prog, d->ops);
+    if (!fb) return -ENOSYS;
     CUfunction fn = NULL;
-    const int err = evc_function(st_of(d), prog->cuda, name, &fn);
+    const int err = evc_function(st_of(d), fb, name, &fn);
     *k = (VmafGpuKernel *)fn;
     return err;
 }
@@ -318,7 +319,6 @@ static int graph_launch(VmafGpuQueue *q, VmafGpuGraph *g)
 }
 
 static const VmafGpuOps cuda_ops = {
-    .api = VMAF_GPU_API_CUDA,
     .name = "cuda",
     .close = dev_close,
     .device_name = dev_name,

@@ -621,7 +621,7 @@ static int program_get(EvlDev *d, const VmafGpuProgram *prog, cl_program *out)
         sh->cap_progs = cap;
     }
     const char *name = prog->name ? prog->name : "unnamed";
-    const char *src = prog->opencl;
+    const char *src = vmaf_gpu_blob(prog, d->base.ops);
     cl_int r = EVL_CL_SUCCESS;
     cl_program p = evl_driver()->clCreateProgramWithSource(d->ctx, 1, &src, NULL, &r);
     int err = EVL_CHECK_AS(r, "clCreateProgramWithSource(d->ctx, 1, &src, NULL, &r)");
@@ -651,7 +651,7 @@ static int kernel_get(VmafGpuDev *dev, const VmafGpuProgram *prog, const char *n
 {
     EvlDev *d = (EvlDev *)dev;
     *out = NULL;
-    if (!prog->opencl) return -ENOSYS;
+    if (!vmaf_gpu_blob(prog, dev->ops)) return -ENOSYS;
     VmafGpuKernel *k = calloc(1, sizeof(*k));
     if (!k) return -ENOMEM;
     k->prog_name = prog->name ? prog->name : "unnamed";
@@ -794,7 +794,6 @@ static bool dev_has_fp64(const VmafGpuDev *d)
 }
 
 static const VmafGpuOps evl_ops = {
-    .api = VMAF_GPU_API_OPENCL,
     .name = "opencl",
     .close = dev_close,
     .device_name = dev_name,
