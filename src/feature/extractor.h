@@ -54,11 +54,12 @@ typedef struct VmafFexEnv {
  * (src/gpu/pipeline.h), which owns the frames in flight.
  *
  * - init: runs after the CPU path's init (validation, options, messages),
- *   with fex->twin_priv zeroed (priv_size bytes); reads the options, fills
- *   the host state and declares in `needs` what it reads (planes, history,
- *   a shared pass: gpu/twin.h), which the framework hands to the pipeline
- *   fex->env.gpu with the instance. VMAF_FEX_TWIN_DECLINED leaves the
- *   instance to the CPU path.
+ *   with fex->twin_priv zeroed (priv_size bytes); reads the options, and
+ *   what the CPU path's init derived from them, in fex->priv (the metric's
+ *   state struct, <metric>_state.h), fills the host state and declares in
+ *   `needs` what it reads (planes, history, a shared pass: gpu/twin.h),
+ *   which the framework hands to the pipeline fex->env.gpu with the
+ *   instance. VMAF_FEX_TWIN_DECLINED leaves the instance to the CPU path.
  * - lane_init: one frame in flight's device buffers and pinned readback
  *   area, in `lp` (lane_size bytes, zeroed); the pipeline frees what was
  *   allocated through the lane.

@@ -105,12 +105,6 @@ const char *vmaf_gpu_backend(const VmafGpu *gpu);
 /** Whether the pipeline's kernels compute binary64 natively (not so in OpenCL's fp64-free mode). */
 bool vmaf_gpu_fp64(const VmafGpu *gpu);
 
-/* Option readers for a twin's init (the CPU path's values, by name). */
-int vmaf_gpu_opt_bool(const struct VmafFex *fex, const char *name, bool *out);
-int vmaf_gpu_opt_int(const struct VmafFex *fex, const char *name, int *out);
-int vmaf_gpu_opt_double(const struct VmafFex *fex, const char *name, double *out);
-int vmaf_gpu_opt_string(const struct VmafFex *fex, const char *name, const char **out);
-
 /* ---- A twin's lane: buffers, kernels, queued work ---- */
 
 /** The lane's device, and its number among all lanes. */

@@ -1,16 +1,13 @@
 /*
  * What a twin's init uses: the needs it declares (planes as samples or
  * floats, history, a shared pass), which the framework then hands to the
- * pipeline with the instance (vmaf_gpu_add), and the CPU path's options by
- * name.
+ * pipeline with the instance (vmaf_gpu_add). The options a twin reads are
+ * its metric's state struct, fex->priv (<metric>_state.h).
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <string.h>
 
 #include "gpu/pipeline_internal.h"
-#include "log.h"
-#include "opt.h"
 
 /* ---- Needs ---- */
 
@@ -71,49 +68,4 @@ void *vmaf_gpu_state_of(VmafFex *fex, const VmafGpuFrame *fr)
 {
     const int t = gpu_twin_index(fr->lane->gpu, fex);
     return t < 0 ? NULL : fr->lane->lp[t];
-}
-
-/* ---- Options of the CPU path's private struct, for twins ---- */
-
-static const void *option(const VmafFex *fex, const char *name, enum VmafOptionType type)
-{
-    const VmafOption *opt = vmaf_option_find(fex->desc->options, name);
-    if (!opt || opt->type != type || !fex->priv) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: the GPU twin reads option %s, which the "
-                 "extractor does not have with that type", fex->desc->name, name);
-        return NULL;
-    }
-    return (const char *)fex->priv + opt->offset;
-}
-
-int vmaf_gpu_opt_bool(const VmafFex *fex, const char *name, bool *out)
-{
-    const bool *p = option(fex, name, VMAF_OPT_TYPE_BOOL);
-    if (!p) return -EINVAL;
-    *out = *p;
-    return 0;
-}
-
-int vmaf_gpu_opt_int(const VmafFex *fex, const char *name, int *out)
-{
-    const int *p = option(fex, name, VMAF_OPT_TYPE_INT);
-    if (!p) return -EINVAL;
-    *out = *p;
-    return 0;
-}
-
-int vmaf_gpu_opt_double(const VmafFex *fex, const char *name, double *out)
-{
-    const double *p = option(fex, name, VMAF_OPT_TYPE_DOUBLE);
-    if (!p) return -EINVAL;
-    *out = *p;
-    return 0;
-}
-
-int vmaf_gpu_opt_string(const VmafFex *fex, const char *name, const char **out)
-{
-    const char *const *p = option(fex, name, VMAF_OPT_TYPE_STRING);
-    if (!p) return -EINVAL;
-    *out = *p;
-    return 0;
 }

@@ -17,34 +17,11 @@
 #include "adm_csf.h"
 #include "adm_pool.h"
 #include "adm_rcp.h"
+#include "float_adm_state.h"
 
 /* Smallest frame whose scale-3 bands are at least 2 x 2: below it the
  * reference's 3x3 masking threshold reads outside its buffers. */
 #define ADM_MIN_SIZE 17
-
-typedef struct AdmState {
-    bool debug;
-    double adm_enhn_gain_limit;
-    double adm_norm_view_dist;
-    double adm_noise_weight;
-    double adm_csf_scale;
-    double adm_csf_diag_scale;
-    int adm_ref_display_height;
-    int adm_csf_mode;
-    int adm_bypass_cm;
-    bool adm_adm3_apply_hm;
-    double adm_p_norm;
-    double adm_dlm_weight;
-    double adm_min_val;
-    double adm_f1s[ADM_NUM_SCALES];
-    double adm_f2s[ADM_NUM_SCALES];
-    int adm_skip_aim_scale;
-    bool adm_skip_scale0;
-
-    AdmCpu cpu;
-    AdmCpuParams cpu_params;
-    AdmPoolParams pool_params;
-} AdmState;
 
 /* Netflix's table, in its order, with its ranges (adm_skip_aim_scale's
  * default -1 lies outside [0, 3] there too, and means "skip none"). */

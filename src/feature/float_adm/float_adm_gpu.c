@@ -25,6 +25,7 @@
 #include "adm_csf.h"
 #include "adm_pool.h"
 #include "adm_rcp_model.h"
+#include "float_adm_state.h"
 
 VMAF_GPU_PROGRAM_DECLARE(float_adm);
 static const VmafGpuProgram program = VMAF_GPU_PROGRAM(float_adm);
@@ -63,42 +64,18 @@ typedef struct AdmLane {
     VmafGpuKernel *k_dwt, *k_decouple, *k_terms, *k_rows;
 } AdmLane;
 
-static int read_options(VmafFex *fex, AdmGpu *g)
+/* What the CPU path's init derived from the options (float_adm.c init()). */
+static void from_state(const AdmState *s, AdmGpu *g)
 {
-    AdmCsfParams csf;
-    double p_norm;
-    int bypass;
-    int err = vmaf_gpu_opt_bool(fex, "debug", &g->debug);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_enhn_gain_limit", &g->egl);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_norm_view_dist", &csf.norm_view_dist);
-    if (!err) err = vmaf_gpu_opt_int(fex, "adm_ref_display_height", &csf.ref_display_height);
-    if (!err) err = vmaf_gpu_opt_int(fex, "adm_csf_mode", &csf.csf_mode);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_csf_scale", &csf.csf_scale);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_csf_diag_scale", &csf.csf_diag_scale);
-    static const char *const f1[] = { "adm_f1s0", "adm_f1s1", "adm_f1s2", "adm_f1s3" };
-    static const char *const f2[] = { "adm_f2s0", "adm_f2s1", "adm_f2s2", "adm_f2s3" };
-    for (int s = 0; s < ADM_NUM_SCALES && !err; s++) {
-        err = vmaf_gpu_opt_double(fex, f1[s], &csf.f1[s]);
-        if (!err) err = vmaf_gpu_opt_double(fex, f2[s], &csf.f2[s]);
-    }
-    if (!err) err = vmaf_gpu_opt_int(fex, "adm_bypass_cm", &bypass);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_p_norm", &p_norm);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_noise_weight", &g->pool.noise_weight);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_dlm_weight", &g->pool.dlm_weight);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_min_val", &g->pool.min_val);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "adm_adm3_apply_hm", &g->pool.adm3_apply_hm);
-    if (!err) err = vmaf_gpu_opt_int(fex, "adm_skip_aim_scale", &g->pool.skip_aim_scale);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "adm_skip_scale0", &g->skip0);
-    if (err) return err;
-
-    adm_csf_rfactors(&csf, g->rf);
-    g->bypass = bypass != 0;
-    g->pool.p_norm = p_norm;
-    g->pool.skip_scale0 = g->skip0;
+    g->debug = s->debug;
+    g->egl = s->cpu_params.enhn_gain_limit;
+    memcpy(g->rf, s->cpu_params.rfactor, sizeof(g->rf));
+    g->bypass = s->cpu_params.bypass_cm;
+    g->skip0 = s->cpu_params.skip_scale0;
+    g->pool = s->pool_params;
     /* As adm_cpu_scales: the cube when p is 3, else powf with (float)p. */
-    g->cube = p_norm == 3.0;
-    g->pf = (float)p_norm;
-    return 0;
+    g->cube = s->cpu_params.p_norm == 3.0;
+    g->pf = (float)s->cpu_params.p_norm;
 }
 
 static int setup_division(VmafFex *fex, AdmGpu *g)
@@ -128,8 +105,8 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     g->w = (int)w;
     g->h = (int)h;
     adm_geometry(g->w, g->h, g->geom);
-    int err = read_options(fex, g);
-    if (!err) err = setup_division(fex, g);
+    from_state(fex->priv, g);
+    const int err = setup_division(fex, g);
     if (err) return err;
     const AdmScaleGeom *g0 = &g->geom[0];
     g->bp = (int)vmaf_gpu_pitch_floats((unsigned)g0->w);

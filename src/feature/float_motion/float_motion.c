@@ -27,6 +27,7 @@
 
 #include "feature/common/picture_float.h"
 #include "feature/extractor.h"
+#include "float_motion_state.h"
 #include "log.h"
 #include "motion_arith.h"
 #include "motion_conclude.h"
@@ -34,47 +35,6 @@
 
 /* Input offset of the float extractors ADM, VIF and motion (docs/numerics.md §2). */
 #define MOTION_OFFSET (-128.0f)
-
-typedef struct MotionPlane {
-    unsigned w, h;         /**< this plane's size in the pictures */
-    unsigned alloc_w, alloc_h;
-    size_t stride;         /**< floats per row of src and blur */
-    float *src;            /**< the picture plane as float */
-    float *blur[2];        /**< blur of frame n in blur[n & 1] */
-} MotionPlane;
-
-typedef struct MotionScale1 {
-    int w, h;              /**< (int)(W*0.5+0.5) x (int)(H*0.5+0.5) */
-    int *x1, *x2, *y1, *y2;
-    float *dx, *dy;
-    float *img[3][2];      /**< plane p's downscaled blur of frame n: img[p][n & 1] */
-} MotionScale1;
-
-typedef struct MotionState {
-    /* Options, written by the framework before init. */
-    bool debug;
-    bool motion_force_zero;
-    double motion_fps_weight;
-    double motion_blend_factor;
-    double motion_blend_offset;
-    bool motion_add_scale1;
-    int motion_filter_size;
-    bool motion_add_uv;
-    double motion_max_val;
-
-    /* Set up by init. */
-    unsigned bpc;
-    float taps[MOTION_MAX_TAPS];
-    int n_taps;
-    unsigned min_size;     /**< smallest plane width/height the blur handles */
-    unsigned n_planes;
-    MotionPlane plane[3];
-    MotionScale1 s1;
-    float *row;            /**< vertical-pass row with `radius` pad each side */
-    float *row_sums;       /**< per-row SAD totals of one plane */
-    unsigned next_index;
-    MotionConclusion conc;
-} MotionState;
 
 static const VmafOption options[] = {
     {

@@ -18,6 +18,7 @@
 #include "gpu/twin.h"
 #include "log.h"
 
+#include "float_motion_state.h"
 #include "motion_arith.h"
 #include "motion_conclude.h"
 
@@ -56,23 +57,15 @@ typedef struct MotionLane {
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
+    const MotionState *s = fex->priv;
     MotionGpu *g = fex->twin_priv;
-    bool debug, uv;
-    int filter_size;
-    int err = vmaf_gpu_opt_bool(fex, "debug", &debug);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "motion_force_zero", &g->force_zero);
-    if (!err) err = vmaf_gpu_opt_double(fex, "motion_fps_weight", &g->conc.p.fps_weight);
-    if (!err) err = vmaf_gpu_opt_double(fex, "motion_blend_factor", &g->conc.p.blend_factor);
-    if (!err) err = vmaf_gpu_opt_double(fex, "motion_blend_offset", &g->conc.p.blend_offset);
-    if (!err) err = vmaf_gpu_opt_double(fex, "motion_max_val", &g->conc.p.max_val);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "motion_add_scale1", &g->scale1);
-    if (!err) err = vmaf_gpu_opt_int(fex, "motion_filter_size", &filter_size);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "motion_add_uv", &uv);
-    if (err) return err;
+    g->force_zero = s->motion_force_zero;
     if (g->force_zero) return 0;    /* no samples read: nothing to queue */
-    g->conc.debug = debug;
-    g->n_planes = uv ? 3 : 1;
-    g->taps.n = motion_filter_taps(filter_size, g->taps.f);
+    g->conc = s->conc;
+    g->scale1 = s->motion_add_scale1;
+    g->n_planes = s->n_planes;
+    memcpy(g->taps.f, s->taps, sizeof(g->taps.f));
+    g->taps.n = s->n_taps;
     /* The pictures' plane sizes (chroma rounded down); the CPU's init has
      * checked them against the blur's width. */
     const unsigned ss_x = pix_fmt != VMAF_PIX_FMT_YUV444P, ss_y = pix_fmt == VMAF_PIX_FMT_YUV420P;
@@ -82,12 +75,12 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
         g->h[p] = (int)(p ? h >> ss_y : h);
         g->pitch[p] = (int)vmaf_gpu_pitch_floats((unsigned)g->w[p]);
         if (g->h[p] > max_rows) max_rows = g->h[p];
-        err = vmaf_gpu_use_float(needs, 1, p, -128.0f);
+        const int err = vmaf_gpu_use_float(needs, 1, p, -128.0f);
         if (err) return err;
     }
     if (g->scale1) {
-        g->s1w = motion_scale1_size((int)w);
-        g->s1h = motion_scale1_size((int)h);
+        g->s1w = s->s1.w;
+        g->s1h = s->s1.h;
         g->s1pitch = (int)vmaf_gpu_pitch_floats((unsigned)g->s1w);
     }
     /* Per plane: its rows, then its scale-1 rows. */

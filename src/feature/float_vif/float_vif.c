@@ -28,49 +28,13 @@
 
 #include "feature/common/picture_float.h"
 #include "feature/extractor.h"
+#include "float_vif_state.h"
 #include "log.h"
 #include "vif_arith.h"
 #include "vif_host.h"
 
 /* Input offset of the float extractors ADM, VIF and motion (docs/numerics.md §2). */
 #define VIF_OFFSET (-128.0f)
-
-/* The five filtered quantities of a scale. */
-enum { P_MU1, P_MU2, P_XX, P_YY, P_XY, P_COUNT };
-
-typedef struct VifState {
-    /* Options, written by the framework before init. */
-    bool debug;
-    double vif_enhn_gain_limit;
-    double vif_kernelscale;
-    double vif_prescale;
-    double vif_scale1_min_val;
-    double vif_scale2_min_val;
-    double vif_scale3_min_val;
-    const char *vif_prescale_method;
-    double vif_sigma_nsq;
-    bool vif_skip_scale0;
-
-    /* Set up by init. */
-    unsigned w, h, bpc;
-    unsigned scale_start;
-    VifStatConst stat;
-    double min_val[3];
-    int fw[VIF_NUM_SCALES];
-    float filter[VIF_NUM_SCALES][VIF_MAX_FWIDTH];
-    VifPrescale prescale;
-    size_t in_stride;               /**< floats per row of in_ref/in_dis */
-    float *in_ref, *in_dis;         /**< the pictures as float, offset -128 */
-    int sw[VIF_NUM_SCALES], sh[VIF_NUM_SCALES];
-    size_t stride[VIF_NUM_SCALES];  /**< floats per row of ref[s]/dis[s] */
-    float *ref[VIF_NUM_SCALES];     /**< image of each scale; [0] may alias in_* */
-    float *dis[VIF_NUM_SCALES];
-    float *owned[2 * VIF_NUM_SCALES];
-    int max_radius;
-    float *vrow[P_COUNT];           /**< vertical pass, max_radius pad each side */
-    float *hrow[P_COUNT];           /**< horizontal pass */
-    float *num_row, *den_row;
-} VifState;
 
 static const char *const prescale_methods[] = {
     "nearest", "bilinear", "bicubic", "lanczos4", NULL
@@ -387,21 +351,21 @@ static void scale_sums(const VifState *s, int scale, float *num, float *den)
     const float *f = s->filter[scale];
     const int fw = s->fw[scale], r = fw / 2;
     const int w = s->sw[scale], h = s->sh[scale];
-    float *v[P_COUNT];
-    for (int p = 0; p < P_COUNT; p++)
+    float *v[VIF_P_COUNT];
+    for (int p = 0; p < VIF_P_COUNT; p++)
         v[p] = s->vrow[p] + s->max_radius;
 
     float total_num = 0.0f, total_den = 0.0f;
     for (int i = 0; i < h; i++) {
         vertical_row5(f, fw, s->ref[scale], s->dis[scale], s->stride[scale], h, i, w,
-                      v[P_MU1], v[P_MU2], v[P_XX], v[P_YY], v[P_XY]);
-        for (int p = 0; p < P_COUNT; p++) {
+                      v[VIF_P_MU1], v[VIF_P_MU2], v[VIF_P_XX], v[VIF_P_YY], v[VIF_P_XY]);
+        for (int p = 0; p < VIF_P_COUNT; p++) {
             pad_row(v[p], w, r);
             horizontal_row(f, fw, v[p] - r, w, s->hrow[p]);
         }
 
-        const float *m1 = s->hrow[P_MU1], *m2 = s->hrow[P_MU2];
-        const float *xx = s->hrow[P_XX], *yy = s->hrow[P_YY], *xy = s->hrow[P_XY];
+        const float *m1 = s->hrow[VIF_P_MU1], *m2 = s->hrow[VIF_P_MU2];
+        const float *xx = s->hrow[VIF_P_XX], *yy = s->hrow[VIF_P_YY], *xy = s->hrow[VIF_P_XY];
         float *nr = s->num_row, *dr = s->den_row;
         for (int j = 0; j < w; j++)
             vif_stat(m1[j], m2[j], xx[j], yy[j], xy[j], &s->stat, &nr[j], &dr[j]);
@@ -427,7 +391,7 @@ static void free_state(VifState *s)
         free(s->owned[i]);
         s->owned[i] = NULL;
     }
-    for (int p = 0; p < P_COUNT; p++) {
+    for (int p = 0; p < VIF_P_COUNT; p++) {
         free(s->vrow[p]);
         free(s->hrow[p]);
         s->vrow[p] = s->hrow[p] = NULL;
@@ -548,7 +512,7 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
             goto fail;
     }
     const size_t wmax = (size_t)s->sw[0];
-    for (int p = 0; p < P_COUNT; p++) {
+    for (int p = 0; p < VIF_P_COUNT; p++) {
         s->vrow[p] = alloc_floats(wmax + 2 * (size_t)s->max_radius);
         s->hrow[p] = alloc_floats(wmax);
         if (!s->vrow[p] || !s->hrow[p])

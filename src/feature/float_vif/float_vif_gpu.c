@@ -8,7 +8,6 @@
  * result is uploaded.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -20,6 +19,7 @@
 #include "gpu/twin.h"
 #include "log.h"
 
+#include "float_vif_state.h"
 #include "vif_arith.h"
 #include "vif_gpu_args.h"
 #include "vif_host.h"
@@ -65,53 +65,29 @@ static void twin_close(VmafFex *fex)
     free(g->in_dis);
 }
 
-static int read_options(VmafFex *fex, VifGpu *g, float filter[VIF_NUM_SCALES][VIF_MAX_FWIDTH],
-                        enum VifPrescaleMethod *method)
+/* What the CPU path's init derived from the options (float_vif.c init()). */
+static void from_state(const VifState *s, VifGpu *g)
 {
-    double egl, ks, ps, nsq;
-    const char *method_name;
-    bool skip0;
-    int err = vmaf_gpu_opt_bool(fex, "debug", &g->debug);
-    if (!err) err = vmaf_gpu_opt_double(fex, "vif_enhn_gain_limit", &egl);
-    if (!err) err = vmaf_gpu_opt_double(fex, "vif_kernelscale", &ks);
-    if (!err) err = vmaf_gpu_opt_double(fex, "vif_prescale", &ps);
-    if (!err) err = vmaf_gpu_opt_double(fex, "vif_scale1_min_val", &g->min_val[0]);
-    if (!err) err = vmaf_gpu_opt_double(fex, "vif_scale2_min_val", &g->min_val[1]);
-    if (!err) err = vmaf_gpu_opt_double(fex, "vif_scale3_min_val", &g->min_val[2]);
-    if (!err) err = vmaf_gpu_opt_string(fex, "vif_prescale_method", &method_name);
-    if (!err) err = vmaf_gpu_opt_double(fex, "vif_sigma_nsq", &nsq);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "vif_skip_scale0", &skip0);
-    if (!err) err = vif_prescale_method_parse(method_name, method);
-    if (err) return err;
-
-    /* The CPU init's expressions (float_vif.c init()), same types. */
-    g->scale_start = skip0 ? 1 : 0;
-    g->stat = (VifStatConst){
-        .sigma_nsq = nsq,
-        .gain_limit = (float)egl,
-        .sigma_max_inv = (float)(powf((float)nsq, 2.0f) / (255.0 * 255.0)),
-    };
-    for (int sc = 0; sc < VIF_NUM_SCALES; sc++)
-        g->fw[sc] = vif_filter_taps(filter[sc], sc, (float)ks);
-    g->sw[0] = (int)(g->w * ps + 0.5);
-    g->sh[0] = (int)(g->h * ps + 0.5);
-    for (int sc = 1; sc < VIF_NUM_SCALES; sc++) {
-        g->sw[sc] = g->sw[sc - 1] / 2;
-        g->sh[sc] = g->sh[sc - 1] / 2;
-    }
-    return 0;
+    g->debug = s->debug;
+    g->scale_start = s->scale_start;
+    g->stat = s->stat;
+    memcpy(g->min_val, s->min_val, sizeof(g->min_val));
+    memcpy(g->filter, s->filter, sizeof(g->filter));
+    memcpy(g->fw, s->fw, sizeof(g->fw));
+    memcpy(g->sw, s->sw, sizeof(g->sw));
+    memcpy(g->sh, s->sh, sizeof(g->sh));
 }
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
+    const VifState *s = fex->priv;
     VifGpu *g = fex->twin_priv;
     g->w = w;
     g->h = h;
-    enum VifPrescaleMethod method;
-    int err = read_options(fex, g, g->filter, &method);
-    if (!err)
-        err = vif_prescale_init(&g->prescale, method, (int)w, (int)h, g->sw[0], g->sh[0]);
+    from_state(s, g);
+    int err = vif_prescale_init(&g->prescale, s->prescale.method, (int)w, (int)h, g->sw[0],
+                                g->sh[0]);
     if (err) return err;
     for (int sc = 0; sc < VIF_NUM_SCALES; sc++)
         g->pitch[sc] = (int)vmaf_gpu_pitch_floats((unsigned)g->sw[sc]);

@@ -16,33 +16,7 @@
 
 #include "iadm_cpu.h"
 #include "iadm_host.h"
-
-typedef struct IadmState {
-    bool debug;
-    bool adm_skip_aim;
-    bool adm_skip_scale0;
-    double adm_csf_diag_scale;
-    double adm_csf_scale;
-    double adm_dlm_weight;
-    double adm_enhn_gain_limit;
-    double adm_norm_view_dist;
-    double adm_noise_weight;
-    double adm_min_val;
-    int adm_ref_display_height;
-    int adm_csf_mode;
-
-    IadmParams params;
-    IadmCpu cpu;
-
-    /* A shared pass (vmaf_fex_share_find): a leader computes every gain
-     * limit of egl[], its own first, and keeps the frame's sums for its
-     * followers; a follower only concludes and emits from its limit's. */
-    double egl[IADM_MAX_GAIN_LIMITS];
-    int n_egl;
-    IadmAccum acc[IADM_MAX_GAIN_LIMITS][IADM_NUM_SCALES];
-    const struct IadmState *leader;
-    int limit;                  /**< this instance's index in its leader's egl[] */
-} IadmState;
+#include "integer_adm_state.h"
 
 /* Netflix's table, in its order, with its ranges and flags. adm_skip_aim
  * has neither an alias nor the feature-parameter flag there. The csf modes
@@ -225,12 +199,11 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 
     /* Every option but the gain limit (and debug, which only chooses the
      * outputs) decides the pass. */
-    char key[512];
-    snprintf(key, sizeof(key), "%.17g %.17g %d %d %.17g %.17g %.17g %.17g %d %d",
-             s->adm_norm_view_dist, s->adm_csf_diag_scale, s->adm_ref_display_height,
+    snprintf(s->pass_key, sizeof(s->pass_key),
+             "%.17g %.17g %d %d %.17g %.17g %.17g %.17g %d %d", s->adm_norm_view_dist, s->adm_csf_diag_scale, s->adm_ref_display_height,
              s->adm_csf_mode, s->adm_csf_scale, s->adm_noise_weight, s->adm_dlm_weight,
              s->adm_min_val, s->adm_skip_aim, s->adm_skip_scale0);
-    VmafFex *lf = vmaf_fex_share_find(fex, key);
+    VmafFex *lf = vmaf_fex_share_find(fex, s->pass_key);
     IadmState *l = lf ? lf->priv : NULL;
     if (l) {
         int e = 0;
@@ -254,7 +227,7 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     s->egl[0] = s->adm_enhn_gain_limit;
     s->n_egl = 1;
     /* At 17 to 32 samples a side a pass serves one limit (iadm_cpu_can_share). */
-    if (iadm_cpu_can_share(&s->cpu) && vmaf_fex_share_lead(fex, key))
+    if (iadm_cpu_can_share(&s->cpu) && vmaf_fex_share_lead(fex, s->pass_key))
         return -ENOMEM;
     return 0;
 }

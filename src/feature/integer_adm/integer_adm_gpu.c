@@ -23,7 +23,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +34,7 @@
 #include "iadm_cpu.h"
 #include "iadm_gpu_args.h"
 #include "iadm_host.h"
+#include "integer_adm_state.h"
 
 VMAF_GPU_PROGRAM_DECLARE(integer_adm);
 static const VmafGpuProgram program = VMAF_GPU_PROGRAM(integer_adm);
@@ -75,47 +75,30 @@ typedef struct IadmLane {
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
+    const IadmState *s = fex->priv;
     IadmGpu *g = fex->twin_priv;
-    IadmOptions o;
-    int err = vmaf_gpu_opt_bool(fex, "debug", &g->debug);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_enhn_gain_limit", &o.enhn_gain_limit);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_norm_view_dist", &o.norm_view_dist);
-    if (!err) err = vmaf_gpu_opt_int(fex, "adm_ref_display_height", &o.ref_display_height);
-    if (!err) err = vmaf_gpu_opt_int(fex, "adm_csf_mode", &o.csf_mode);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_csf_scale", &o.csf_scale);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_csf_diag_scale", &o.csf_diag_scale);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_noise_weight", &o.noise_weight);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_dlm_weight", &o.dlm_weight);
-    if (!err) err = vmaf_gpu_opt_double(fex, "adm_min_val", &o.min_val);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "adm_skip_aim", &o.skip_aim);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "adm_skip_scale0", &o.skip_scale0);
-    if (err) return err;
-    iadm_params(&o, &g->p);
-    err = iadm_geometry((int)w, (int)h, g->geom);
+    const double egl = s->adm_enhn_gain_limit;
+    g->debug = s->debug;
+    g->p = s->params;
+    const int err = iadm_geometry((int)w, (int)h, g->geom);
     if (err) return err;
     g->w = w;
     g->h = h;
     g->bpc = bpc;
     /* The reference's row -1 at scale 3 (inputs of 3 or 4 rows). */
     g->emu = (g->geom[3].in_h + 1) / 2 == 2;
-    g->egl[0] = o.enhn_gain_limit;
+    g->egl[0] = egl;
     g->n_egl = 1;
     (void)pix_fmt;
 
     if (!g->emu) {
-        /* Every option but the gain limit (and debug) decides the pass. */
-        char key[512];
-        snprintf(key, sizeof(key), "%.17g %.17g %d %d %.17g %.17g %.17g %.17g %d %d",
-                 o.norm_view_dist, o.csf_diag_scale, o.ref_display_height, o.csf_mode,
-                 o.csf_scale, o.noise_weight, o.dlm_weight, o.min_val, o.skip_aim,
-                 o.skip_scale0);
-        VmafFex *leader = vmaf_gpu_share(needs, key);
+        VmafFex *leader = vmaf_gpu_share(needs, s->pass_key);
         if (leader) {
             IadmGpu *lg = leader->twin_priv;
             int e = 0;
-            while (e < lg->n_egl && lg->egl[e] != o.enhn_gain_limit) e++;
+            while (e < lg->n_egl && lg->egl[e] != egl) e++;
             if (e == IADM_MAX_GAIN_LIMITS) return VMAF_FEX_TWIN_DECLINED;
-            if (e == lg->n_egl) lg->egl[lg->n_egl++] = o.enhn_gain_limit;
+            if (e == lg->n_egl) lg->egl[lg->n_egl++] = egl;
             g->leader = leader;
             g->limit = e;
             return 0;

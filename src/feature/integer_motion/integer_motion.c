@@ -27,33 +27,8 @@
 #include "imotion_arith.h"
 #include "imotion_conclude.h"
 #include "imotion_dsp.h"
+#include "integer_motion_state.h"
 #include "log.h"
-
-typedef struct ImotionState {
-    /* Options, written by the framework before init. */
-    bool motion_force_zero;
-    double motion_blend_factor;
-    double motion_blend_offset;
-    double motion_fps_weight;
-    double motion_max_val;
-    bool motion_five_frame_window;
-    bool motion_moving_average;
-    bool debug;
-
-    /* Set up by init. */
-    unsigned w, h, bpc;
-    unsigned n_prev;            /**< luma planes kept: 1, or 2 with the five-frame window */
-    size_t row_bytes;
-    uint8_t *prev[2];           /**< luma of earlier calls, ring indexed by call count */
-    unsigned calls;             /**< extract calls so far */
-    ImotionScratch scratch;
-    ImotionSadFn sad;
-
-    /* Scores of frames 0, 1, ... while they come consecutively. */
-    double *score;
-    unsigned n_score, cap_score;
-    bool score_gap;
-} ImotionState;
 
 static const VmafOption options[] = {
     {

@@ -20,6 +20,7 @@
 
 #include "imotion_arith.h"
 #include "imotion_conclude.h"
+#include "integer_motion_state.h"
 
 VMAF_GPU_PROGRAM_DECLARE(integer_motion);
 static const VmafGpuProgram program = VMAF_GPU_PROGRAM(integer_motion);
@@ -57,16 +58,18 @@ static void twin_close(VmafFex *fex)
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
+    const ImotionState *s = fex->priv;
     ImotionGpu *g = fex->twin_priv;
-    int err = vmaf_gpu_opt_bool(fex, "debug", &g->debug);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "motion_force_zero", &g->force_zero);
-    if (!err) err = vmaf_gpu_opt_double(fex, "motion_fps_weight", &g->fps_weight);
-    if (!err) err = vmaf_gpu_opt_double(fex, "motion_blend_factor", &g->p.blend_factor);
-    if (!err) err = vmaf_gpu_opt_double(fex, "motion_blend_offset", &g->p.blend_offset);
-    if (!err) err = vmaf_gpu_opt_double(fex, "motion_max_val", &g->p.max_val);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "motion_five_frame_window", &g->p.five_frame_window);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "motion_moving_average", &g->p.moving_average);
-    if (err) return err;
+    g->debug = s->debug;
+    g->force_zero = s->motion_force_zero;
+    g->fps_weight = s->motion_fps_weight;
+    g->p = (ImotionParams){
+        .blend_factor = s->motion_blend_factor,
+        .blend_offset = s->motion_blend_offset,
+        .max_val = s->motion_max_val,
+        .five_frame_window = s->motion_five_frame_window,
+        .moving_average = s->motion_moving_average,
+    };
     if (g->force_zero) return 0;    /* no samples read: nothing to queue */
     g->w = w;
     g->h = h;

@@ -17,6 +17,7 @@
 #include "gpu/twin.h"
 #include "log.h"
 
+#include "integer_vif_state.h"
 #include "ivif_arith.h"
 #include "ivif_gpu_args.h"
 #include "ivif_host.h"
@@ -45,20 +46,17 @@ typedef struct IvifLane {
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
+    const IvifState *s = fex->priv;
     IvifGpu *g = fex->twin_priv;
-    double egl;
-    int err = vmaf_gpu_opt_bool(fex, "debug", &g->debug);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "vif_skip_scale0", &g->skip0);
-    if (!err) err = vmaf_gpu_opt_double(fex, "vif_enhn_gain_limit", &egl);
-    if (err) return err;
+    const double egl = s->vif_enhn_gain_limit;
+    g->debug = s->debug;
+    g->skip0 = s->vif_skip_scale0;
     g->w = w;
     g->h = h;
     g->bpc = bpc;
-    g->sw[0] = (int)w;
-    g->sh[0] = (int)h;
-    for (int sc = 1; sc < IVIF_NUM_SCALES; sc++) {
-        g->sw[sc] = g->sw[sc - 1] / 2;
-        g->sh[sc] = g->sh[sc - 1] / 2;
+    for (int sc = 0; sc < IVIF_NUM_SCALES; sc++) {
+        g->sw[sc] = s->sw[sc];
+        g->sh[sc] = s->sh[sc];
     }
     /* Everything but the gain limit decides the pass. */
     VmafFex *leader = vmaf_gpu_share(needs, g->skip0 ? "skip_scale0" : "all scales");

@@ -23,19 +23,7 @@
 #include "log.h"
 #include "psnr_arith.h"
 #include "psnr_host.h"
-
-typedef struct PsnrState {
-    /* Options, written by the framework before init. */
-    bool enable_chroma;
-    bool enable_mse;
-    bool enable_apsnr;
-    bool reduced_hbd_peak;
-    double min_sse;
-
-    /* Set up by init. */
-    unsigned bpc;
-    PsnrHost host;
-} PsnrState;
+#include "psnr_state.h"
 
 /* Netflix's table: names, defaults and ranges; none is a feature parameter
  * (the outputs are never renamed). */

@@ -5,7 +5,6 @@
  * CPU does), and psnr_host_frame() / psnr_host_flush(), the CPU's, conclude.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -14,6 +13,7 @@
 #include "log.h"
 
 #include "psnr_host.h"
+#include "psnr_state.h"
 
 VMAF_GPU_PROGRAM_DECLARE(psnr);
 static const VmafGpuProgram program = VMAF_GPU_PROGRAM(psnr);
@@ -35,16 +35,10 @@ typedef struct PsnrLane {
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
+    const PsnrState *s = fex->priv;
     PsnrGpu *g = fex->twin_priv;
-    bool chroma, mse, apsnr, reduced;
-    double min_sse;
-    int err = vmaf_gpu_opt_bool(fex, "enable_chroma", &chroma);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "enable_mse", &mse);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "enable_apsnr", &apsnr);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "reduced_hbd_peak", &reduced);
-    if (!err) err = vmaf_gpu_opt_double(fex, "min_sse", &min_sse);
-    if (err) return err;
-    psnr_host_init(&g->host, chroma, mse, apsnr, reduced, min_sse, pix_fmt, bpc, w, h);
+    psnr_host_init(&g->host, s->enable_chroma, s->enable_mse, s->enable_apsnr,
+                   s->reduced_hbd_peak, s->min_sse, pix_fmt, bpc, w, h);
     g->bpc = bpc;
     g->max_h = h;
     const unsigned ss_x = pix_fmt != VMAF_PIX_FMT_YUV444P, ss_y = pix_fmt == VMAF_PIX_FMT_YUV420P;

@@ -12,23 +12,7 @@
 #include "log.h"
 #include "speed_core.h"
 #include "speed_gpu.h"
-
-typedef struct SpeedChromaState {
-    /* Options, written by the framework before init. */
-    double speed_kernelscale;
-    double speed_prescale;
-    const char *speed_prescale_method;
-    double speed_sigma_nn;
-    double speed_nn_floor;
-    double speed_max_val;
-    int speed_weight_var_mode;
-
-    /* Set up by init. */
-    SpeedCore core;
-    unsigned w, h, bpc;     /**< luma size and depth given at init */
-    size_t stride;          /**< floats per row of plane */
-    float *plane;           /**< one chroma plane as float */
-} SpeedChromaState;
+#include "speed_state.h"
 
 static const char *const prescale_methods[] = {
     "nearest", "bilinear", "bicubic", "lanczos4", NULL
@@ -219,12 +203,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     const float u = plane_score(s, ref, dist, 1, &sing_u);
     const float v = plane_score(s, ref, dist, 2, &sing_v);
     return speed_chroma_emit(fex, u, v, sing_u, sing_v, index);
-}
-
-SpeedCore *speed_chroma_core(VmafFex *fex)
-{
-    SpeedChromaState *s = fex->priv;
-    return &s->core;
 }
 
 int speed_chroma_emit(VmafFex *fex, float u, float v, bool sing_u, bool sing_v,

@@ -19,6 +19,7 @@
 
 #include "speed_core.h"
 #include "speed_gpu.h"
+#include "speed_state.h"
 
 VMAF_GPU_PROGRAM_DECLARE(speed);
 static const VmafGpuProgram program = VMAF_GPU_PROGRAM(speed);
@@ -54,8 +55,9 @@ typedef struct SpeedLane {
 /* The instance's estimator: speed_chroma's or speed_temporal's. */
 static SpeedCore *core_of(VmafFex *fex)
 {
-    return fex->desc->gpu == &vmaf_fex_speed_chroma_gpu ? speed_chroma_core(fex)
-                                                        : speed_temporal_core(fex);
+    if (fex->desc->gpu == &vmaf_fex_speed_chroma_gpu)
+        return &((SpeedChromaState *)fex->priv)->core;
+    return &((SpeedTemporalState *)fex->priv)->core;
 }
 
 static void geometry(SpeedGpu *g, const SpeedCore *c, int n_pics)
@@ -80,7 +82,7 @@ static int chroma_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     (void)bpc;
     (void)w;
     (void)h;
-    geometry(g, speed_chroma_core(fex), SPEED_PICS);
+    geometry(g, core_of(fex), SPEED_PICS);
     int err = vmaf_gpu_use_float(needs, 3, 1, SPEED_OFFSET);
     if (!err) err = vmaf_gpu_use_float(needs, 3, 2, SPEED_OFFSET);
     return err;
@@ -89,15 +91,15 @@ static int chroma_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 static int temporal_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                          unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
+    const SpeedTemporalState *s = fex->priv;
     SpeedGpu *g = fex->twin_priv;
     (void)pix_fmt;
     (void)bpc;
     (void)w;
     (void)h;
-    geometry(g, speed_temporal_core(fex), 2);
+    geometry(g, &s->core, 2);
     g->next_index = 0;
-    int err = vmaf_gpu_opt_bool(fex, "speed_use_ref_diff", &g->use_ref_diff);
-    if (err) return err;
+    g->use_ref_diff = s->speed_use_ref_diff;
     vmaf_gpu_use_history(needs, 1);
     return vmaf_gpu_use_float(needs, 3, 0, SPEED_OFFSET);
 }
@@ -238,7 +240,7 @@ static int sums(const SpeedGpu *g, SpeedLane *q, VmafGpuLane *l)
 static int chroma_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     const SpeedGpu *g = fex->twin_priv;
-    const SpeedCore *c = speed_chroma_core(fex);
+    const SpeedCore *c = core_of(fex);
     SpeedLane *q = lp;
     int err = 0;
     VmafGpuPtr plane[SPEED_PICS];
@@ -319,7 +321,7 @@ static int diff(const SpeedGpu *g, const SpeedLane *q, VmafGpuLane *l, VmafGpuPt
 static int temporal_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     SpeedGpu *g = fex->twin_priv;
-    const SpeedCore *c = speed_temporal_core(fex);
+    const SpeedCore *c = core_of(fex);
     SpeedLane *q = lp;
     VmafGpuLane *l = fr->lane;
     if (fr->index != g->next_index) {

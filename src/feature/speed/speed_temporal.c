@@ -24,25 +24,7 @@
 #include "log.h"
 #include "speed_core.h"
 #include "speed_gpu.h"
-
-typedef struct SpeedTemporalState {
-    /* Options, written by the framework before init. */
-    double speed_kernelscale;
-    double speed_prescale;
-    const char *speed_prescale_method;
-    double speed_sigma_nn;
-    double speed_nn_floor;
-    double speed_max_val;
-    bool speed_use_ref_diff;
-
-    /* Set up by init. */
-    SpeedCore core;
-    unsigned w, h, bpc;
-    size_t stride;          /**< floats per row of the buffers below */
-    float *ref[2], *dis[2]; /**< frame n as float in [n & 1] */
-    float *dref, *ddis;     /**< previous - current */
-    unsigned next_index;
-} SpeedTemporalState;
+#include "speed_state.h"
 
 static const char *const prescale_methods[] = {
     "nearest", "bilinear", "bicubic", "lanczos4", NULL
@@ -235,12 +217,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     speed_core_estimate(&s->core, s->ddis, s->stride, &s->core.dis);
     bool singular;
     return speed_temporal_emit(fex, speed_core_score(&s->core, &singular), index);
-}
-
-SpeedCore *speed_temporal_core(VmafFex *fex)
-{
-    SpeedTemporalState *s = fex->priv;
-    return &s->core;
 }
 
 int speed_temporal_emit(VmafFex *fex, float score, unsigned index)

@@ -21,28 +21,12 @@
 
 #include "feature/common/picture_float.h"
 #include "feature/extractor.h"
+#include "float_ms_ssim_state.h"
 #include "log.h"
 #include "ssim_host.h"
 
 /* Left padding of a scale row in floats: MS_SSIM_PAD rounded up to keep rows 32-byte aligned. */
 #define ROW_LEFT 8
-
-typedef struct MsSsimState {
-    /* Options, written by the framework before init. */
-    bool enable_lcs;
-    bool enable_db;
-    bool clip_db;
-
-    /* Set up by init. */
-    unsigned w, h, bpc;
-    double max_db;
-    int sw[MS_SSIM_SCALES], sh[MS_SSIM_SCALES];
-    size_t stride[MS_SSIM_SCALES];
-    float *buf[2][MS_SSIM_SCALES];    /**< allocations: [ref/dist][scale] */
-    float *split;                     /**< ms_ssim_decimate's work buffers */
-    double *acc;
-    SsimEngine engine;
-} MsSsimState;
 
 static const VmafOption options[] = {
     {

@@ -16,6 +16,7 @@
 #include "gpu/twin.h"
 #include "log.h"
 
+#include "float_ms_ssim_state.h"
 #include "ssim_arith.h"
 #include "ssim_host.h"
 #include "ssim_gpu.h"
@@ -54,20 +55,18 @@ typedef struct MsSsimLane {
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
+    const MsSsimState *s = fex->priv;
     MsSsimGpu *g = fex->twin_priv;
-    bool clip;
-    int err = vmaf_gpu_opt_bool(fex, "enable_lcs", &g->enable_lcs);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "enable_db", &g->enable_db);
-    if (!err) err = vmaf_gpu_opt_bool(fex, "clip_db", &clip);
-    if (err) return err;
-    g->max_db = ssim_max_db(bpc, w, h, clip);
+    g->enable_lcs = s->enable_lcs;
+    g->enable_db = s->enable_db;
+    g->max_db = s->max_db;
     g->w = w;
     g->h = h;
     g->bpc = bpc;
     size_t n = 0;
     for (int k = 0; k < MS_SSIM_SCALES; k++) {
-        g->sw[k] = k ? ssim_decimated_size(g->sw[k - 1], 2) : (int)g->w;
-        g->sh[k] = k ? ssim_decimated_size(g->sh[k - 1], 2) : (int)g->h;
+        g->sw[k] = s->sw[k];
+        g->sh[k] = s->sh[k];
         g->terms_off[k] = n;
         n += 3 * (size_t)(g->sw[k] - (SSIM_WIN - 1)) * (size_t)(g->sh[k] - (SSIM_WIN - 1));
     }

@@ -22,26 +22,7 @@
 #include "log.h"
 #include "ssim_host.h"
 #include "float_ssim_conclude.h"
-
-typedef struct SsimState {
-    /* Options, written by the framework before init. */
-    bool enable_lcs;
-    bool enable_db;
-    bool clip_db;
-    int scale;
-
-    /* Set up by init. */
-    unsigned w, h, bpc;
-    int factor;          /**< decimation factor actually used (1: none) */
-    int sw, sh;          /**< size after the decimation */
-    double max_db;
-    float *ref, *dist;   /**< compact w x h images (decimated here when in place) */
-    bool out_of_place;   /**< decimate into dref/ddist (same values, see init) */
-    float *dref, *ddist; /**< decimated images, sw x sh */
-    int *cols;           /**< ssim_box_columns table */
-    double *acc;         /**< one decimated row of fp64 sums */
-    SsimEngine engine;
-} SsimState;
+#include "float_ssim_state.h"
 
 static const VmafOption options[] = {
     {
@@ -197,15 +178,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     SsimMeans m;
     ssim_engine_means(&s->engine, a, b, (size_t)s->sw, s->sw, s->sh, &m);
     return float_ssim_emit(fex, &m, index);
-}
-
-void float_ssim_geometry(const VmafFex *fex, int *factor, int *sw, int *sh, bool *in_place)
-{
-    const SsimState *s = fex->priv;
-    *factor = s->factor;
-    *sw = s->sw;
-    *sh = s->sh;
-    *in_place = s->factor > 1 && !s->out_of_place;
 }
 
 int float_ssim_emit(VmafFex *fex, const SsimMeans *m, unsigned index)

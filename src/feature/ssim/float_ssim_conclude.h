@@ -8,9 +8,6 @@
 #include "feature/extractor.h"
 #include "ssim_host.h"
 
-/** The decimation factor and the decimated size init chose; whether it decimates in place. */
-void float_ssim_geometry(const VmafFex *fex, int *factor, int *sw, int *sh, bool *in_place);
-
 /** Emit float_ssim (dB when asked) and, with enable_lcs, its l, c and s. */
 int float_ssim_emit(VmafFex *fex, const SsimMeans *m, unsigned index);
 

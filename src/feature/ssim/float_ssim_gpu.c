@@ -20,6 +20,7 @@
 #include "gpu/twin.h"
 
 #include "float_ssim_conclude.h"
+#include "float_ssim_state.h"
 #include "ssim_arith.h"
 #include "ssim_gpu.h"
 #include "ssim_host.h"
@@ -41,12 +42,15 @@ typedef struct SsimLane {
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
+    const SsimState *s = fex->priv;
     SsimGpu *g = fex->twin_priv;
-    bool in_place;
     (void)pix_fmt;
     (void)bpc;
-    float_ssim_geometry(fex, &g->factor, &g->sw, &g->sh, &in_place);
-    if (in_place) return VMAF_FEX_TWIN_DECLINED;
+    /* The decimation init chose: in place, it is the CPU path's. */
+    if (s->factor > 1 && !s->out_of_place) return VMAF_FEX_TWIN_DECLINED;
+    g->factor = s->factor;
+    g->sw = s->sw;
+    g->sh = s->sh;
     g->w = w;
     g->h = h;
     g->wv = g->sw - (SSIM_WIN - 1);
