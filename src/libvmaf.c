@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "context.h"
+#include "device_record.h"
 #include "export.h"
 #include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
@@ -98,6 +99,9 @@ struct VmafContext {
     VmafGpu *gpu;           /* the GPU frame pipeline, from start */
     VmafFex **gpu_inst;     /* per registration: its instance in the pipeline, or NULL */
     VmafDict *backends;     /* extractor name -> backend that computed it */
+    VmafDeviceRecords *devices; /* extractor name -> the devices that computed it */
+    VmafDict *gpu_rec[VMAF_GPU_MAX_DEVICES];   /* the opened devices' records, once each */
+    unsigned n_gpu_rec;
     uint64_t log_id;        /* this context's log target (log.h) */
 };
 
@@ -186,6 +190,7 @@ VMAF_EXPORT int exactvmaf_set_logger(VmafContext *vmaf, ExactvmafLogCallback cb,
 }
 
 const VmafDict *vmaf_ctx_backends(VmafContext *vmaf) { return vmaf->backends; }
+const VmafDeviceRecords *vmaf_ctx_devices(VmafContext *vmaf) { return vmaf->devices; }
 
 VMAF_EXPORT int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend backend,
                                       int gpu_index)
@@ -263,8 +268,10 @@ VMAF_EXPORT int exactvmaf_device_describe(enum ExactvmafBackend backend, unsigne
             d->ops->mem_info(d, &free_b, &total_b);
             d->ops->leave(d);
         }
-        snprintf(line, len, "cuda %u: %s, %.0f MiB", i, d->ops->device_name(d),
-                 (double)total_b / (1024.0 * 1024.0));
+        VmafGpuDeviceInfo in;
+        d->ops->describe(d, &in);
+        snprintf(line, len, "cuda %u: %s, %s, driver %s, %.0f MiB", i, in.name, in.arch,
+                 in.driver, (double)total_b / (1024.0 * 1024.0));
         d->ops->close(d);
         return 0;
     }
@@ -277,9 +284,9 @@ VMAF_EXPORT int exactvmaf_device_describe(enum ExactvmafBackend backend, unsigne
         EvlDeviceInfo in;
         const int err = evl_device_info((int)i, &in);
         if (err) return err;
-        snprintf(line, len, "opencl %d:%d (%u): %s, %s, %s, fp64 %s, %.0f MiB", in.platform_index,
-                 in.device_index, i, in.name, in.platform, in.version, in.fp64 ? "yes" : "no",
-                 (double)in.global_mem / (1024.0 * 1024.0));
+        snprintf(line, len, "opencl %d:%d (%u): %s, %s, %s, driver %s, fp64 %s, %.0f MiB",
+                 in.platform_index, in.device_index, i, in.name, in.platform, in.version,
+                 in.driver, in.fp64 ? "yes" : "no", (double)in.global_mem / (1024.0 * 1024.0));
         return 0;
 #else
         snprintf(line, len, "this exactvmaf was built without OpenCL (-Dopencl=disabled)");
@@ -491,6 +498,18 @@ VMAF_EXPORT int exactvmaf_backend_at(VmafContext *vmaf, unsigned i, const char *
     if (!vmaf->backends || i >= vmaf->backends->cnt) return -ENOENT;
     *extractor = vmaf->backends->entry[i].key;
     *backend = vmaf->backends->entry[i].val;
+    return 0;
+}
+
+VMAF_EXPORT int exactvmaf_device_field_at(VmafContext *vmaf, unsigned i, unsigned k,
+                                          unsigned f, const char **key, const char **value)
+{
+    vmaf_ctx_bind_log(vmaf);
+    if (!vmaf || !key || !value) return -EINVAL;
+    const VmafDict *rec = vmaf_device_records_at(vmaf->devices, i, k);
+    if (!rec || f >= rec->cnt) return -ENOENT;
+    *key = rec->entry[f].key;
+    *value = rec->entry[f].val;
     return 0;
 }
 
@@ -793,16 +812,48 @@ static int open_backend(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev)
     return 0;
 }
 
-/* Record which backend computes each extractor (the output files list it). */
-static int record_backends(VmafContext *vmaf)
+static void free_gpu_records(VmafContext *vmaf)
 {
-    for (unsigned i = 0; i < vmaf->n_reg; i++) {
-        const VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] : NULL;
-        const int err = vmaf_dict_set(&vmaf->backends, vmaf->reg[i].desc->name,
-                                      fex ? vmaf_fex_backend(fex) : "cpu");
+    for (unsigned k = 0; k < vmaf->n_gpu_rec; k++) vmaf_dict_free(&vmaf->gpu_rec[k]);
+    vmaf->n_gpu_rec = 0;
+}
+
+/* The opened devices' records, each device once (--gpu 0,0 opens one twice). */
+static int describe_devices(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev)
+{
+    free_gpu_records(vmaf);
+    for (unsigned k = 0; k < n_dev; k++) {
+        VmafGpuDeviceInfo info;
+        dev[k]->ops->describe(dev[k], &info);
+        bool seen = false;
+        for (unsigned j = 0; j < vmaf->n_gpu_rec && !seen; j++)
+            seen = !strcmp(vmaf_dict_get(vmaf->gpu_rec[j], "index"), info.index);
+        if (seen) continue;
+        const int err = vmaf_device_record_gpu(&vmaf->gpu_rec[vmaf->n_gpu_rec], dev[k]->ops->name,
+                                               &info);
         if (err) return err;
+        vmaf->n_gpu_rec++;
     }
     return 0;
+}
+
+/* Record which backend and devices compute each extractor (the output files list them). */
+static int record_backends(VmafContext *vmaf)
+{
+    VmafDict *cpu = NULL;
+    int err = vmaf_device_record_cpu(&cpu);
+    vmaf_device_records_free(&vmaf->devices);
+    for (unsigned i = 0; !err && i < vmaf->n_reg; i++) {
+        const VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] : NULL;
+        const char *name = vmaf->reg[i].desc->name;
+        err = vmaf_dict_set(&vmaf->backends, name, fex ? vmaf_fex_backend(fex) : "cpu");
+        /* A twin runs on every device of the pipeline: the frames are split over them. */
+        for (unsigned k = 0; !err && fex && k < vmaf->n_gpu_rec; k++)
+            err = vmaf_device_records_add(&vmaf->devices, name, vmaf->gpu_rec[k]);
+        if (!err && !fex) err = vmaf_device_records_add(&vmaf->devices, name, cpu);
+    }
+    vmaf_dict_free(&cpu);
+    return err;
 }
 
 static int pin_buffer(void *arg, void *p, size_t bytes)
@@ -896,6 +947,11 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     unsigned n_dev = 0;
     int err = open_backend(vmaf, dev, &n_dev);
     if (err) return err;
+    if (n_dev) err = describe_devices(vmaf, dev, n_dev);
+    if (err) {
+        for (unsigned k = 0; k < n_dev; k++) dev[k]->ops->close(dev[k]);
+        return err;
+    }
     if (n_dev) err = start_gpu(vmaf, dev, n_dev);
     if (err) return err;
     for (unsigned i = 0; i < vmaf->n_reg; i++)
@@ -1156,6 +1212,8 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     free(vmaf->reg);
     evc_state_close(vmaf->cuda);
     vmaf_dict_free(&vmaf->backends);
+    vmaf_device_records_free(&vmaf->devices);
+    free_gpu_records(vmaf);
     vmaf_fc_destroy(vmaf->fc);
     vmaf_picture_pool_close(vmaf->pool);
     evc_picture_pool_close(vmaf->dev_pool);

@@ -188,6 +188,7 @@ static int entry_info(const EvlEntry *e, int flat, EvlDeviceInfo *out)
     copy_string(out->name, sizeof(out->name), NULL, e->device, EVL_CL_DEVICE_NAME);
     copy_string(out->platform, sizeof(out->platform), e->platform, NULL, EVL_CL_PLATFORM_NAME);
     copy_string(out->version, sizeof(out->version), NULL, e->device, EVL_CL_DEVICE_VERSION);
+    copy_string(out->driver, sizeof(out->driver), NULL, e->device, EVL_CL_DRIVER_VERSION);
     out->platform_index = e->platform_index;
     out->device_index = e->device_index;
     out->flat_index = flat;
@@ -326,9 +327,9 @@ int evl_list_devices(FILE *f)
     for (int i = 0; i < n; i++) {
         EvlDeviceInfo info;
         if (entry_info(&list[i], i, &info)) continue;
-        fprintf(f, "opencl %d:%d (%d): %s, %s, %s, fp64 %s, %" PRIu64 " MiB\n",
+        fprintf(f, "opencl %d:%d (%d): %s, %s, %s, driver %s, fp64 %s, %" PRIu64 " MiB\n",
                 info.platform_index, info.device_index, i, info.name, info.platform,
-                info.version, info.fp64 ? "yes" : "no", info.global_mem >> 20);
+                info.version, info.driver, info.fp64 ? "yes" : "no", info.global_mem >> 20);
     }
     free(list);
     return n;

@@ -53,6 +53,8 @@ static void load_driver(void)
         { (void **)&d.clCreateBuffer, "clCreateBuffer" },
         { (void **)&d.clReleaseMemObject, "clReleaseMemObject" },
         { (void **)&d.clCreateProgramWithSource, "clCreateProgramWithSource" },
+        { (void **)&d.clCreateProgramWithBinary, "clCreateProgramWithBinary" },
+        { (void **)&d.clGetProgramInfo, "clGetProgramInfo" },
         { (void **)&d.clBuildProgram, "clBuildProgram" },
         { (void **)&d.clGetProgramBuildInfo, "clGetProgramBuildInfo" },
         { (void **)&d.clReleaseProgram, "clReleaseProgram" },
