@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "gpu/opencl/opencl_cache.h"
 #include "gpu/opencl/opencl_device.h"
 
 /* ---- Device ---- */
@@ -637,8 +638,18 @@ static int program_get(EvlDev *d, const VmafGpuProgram *prog, cl_program *out)
     }
     const char *name = prog->name ? prog->name : "unnamed";
     const char *src = prog->opencl;
+    const EvlCacheId id = { d->info.name, d->info.platform, d->info.platform_version,
+                            d->info.version, d->info.driver, d->options };
+    EvlCacheKey key;
+    evl_cache_key(&id, src, &key);
+    cl_program p = evl_cache_load(d->ctx, d->device, d->options, &key, name);
+    if (p) {
+        sh->progs[sh->n_progs++] = (EvlProgram){ prog, p };
+        *out = p;
+        return 0;
+    }
     cl_int r = EVL_CL_SUCCESS;
-    cl_program p = evl_driver()->clCreateProgramWithSource(d->ctx, 1, &src, NULL, &r);
+    p = evl_driver()->clCreateProgramWithSource(d->ctx, 1, &src, NULL, &r);
     int err = EVL_CHECK_AS(r, "clCreateProgramWithSource(d->ctx, 1, &src, NULL, &r)");
     if (!err && !p) err = -EIO;
     if (err) return err;
@@ -656,6 +667,7 @@ static int program_get(EvlDev *d, const VmafGpuProgram *prog, cl_program *out)
         EVL_CHECK(evl_driver()->clReleaseProgram(p));
         return err;
     }
+    evl_cache_store(p, &key, name);
     sh->progs[sh->n_progs++] = (EvlProgram){ prog, p };
     *out = p;
     return 0;

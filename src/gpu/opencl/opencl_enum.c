@@ -189,6 +189,8 @@ static int entry_info(const EvlEntry *e, int flat, EvlDeviceInfo *out)
     copy_string(out->platform, sizeof(out->platform), e->platform, NULL, EVL_CL_PLATFORM_NAME);
     copy_string(out->version, sizeof(out->version), NULL, e->device, EVL_CL_DEVICE_VERSION);
     copy_string(out->driver, sizeof(out->driver), NULL, e->device, EVL_CL_DRIVER_VERSION);
+    copy_string(out->platform_version, sizeof(out->platform_version), e->platform, NULL,
+                EVL_CL_PLATFORM_VERSION);
     out->platform_index = e->platform_index;
     out->device_index = e->device_index;
     out->flat_index = flat;
