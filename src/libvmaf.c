@@ -795,18 +795,37 @@ static int open_backend(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev)
     }
     char why[256] = "";
     const bool opencl = vmaf->backend == EXACTVMAF_BACKEND_OPENCL;
+    const bool automatic = vmaf->backend == EXACTVMAF_BACKEND_AUTO;
+    /* The failing call is told once, with the device, in the one line
+     * below: a notice under auto (the failure is not the run's), else the
+     * error. */
+    vmaf_log_hold_errors(true);
     const int err = opencl ? open_opencl(vmaf, dev, n_dev, why, sizeof(why))
                            : open_cuda(vmaf, dev, n_dev, why, sizeof(why));
+    vmaf_log_hold_errors(false);
     if (err) {
         for (unsigned k = 0; k < *n_dev; k++) dev[k]->ops->close(dev[k]);
         *n_dev = 0;
-        if (vmaf->backend == EXACTVMAF_BACKEND_AUTO) {
-            vmaf_log(vmaf->backend_chosen ? VMAF_LOG_LEVEL_WARNING : VMAF_LOG_LEVEL_INFO,
-                     "backend auto: no usable CUDA device (%s); computing on the CPU", why);
+        /* The held error names the call ("cuda: cuX failed with ..."). */
+        const char *call = vmaf_log_held_error();
+        const char *colon = strstr(call, ": ");
+        if (colon && (!strncmp(call, "cuda: ", 6) || !strncmp(call, "opencl: ", 8)))
+            call = colon + 2;
+        /* A reason that already says it all (a device that is not there). */
+        if (strstr(why, call)) call = "";
+        if (automatic) {
+            /* A machine without CUDA is no news unless auto was asked for;
+             * a device that is there but fails is. */
+            const bool absent = err == -ENODEV && !*call;
+            vmaf_log(vmaf->backend_chosen || !absent ? VMAF_LOG_LEVEL_WARNING
+                                                     : VMAF_LOG_LEVEL_INFO,
+                     "backend auto: CUDA not used (%s%s%s); computing on the CPU", why,
+                     *call ? ": " : "", call);
             return 0;
         }
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "backend %s: no usable %s device: %s",
-                 opencl ? "opencl" : "cuda", opencl ? "OpenCL" : "CUDA", why);
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "backend %s: no usable %s device: %s%s%s",
+                 opencl ? "opencl" : "cuda", opencl ? "OpenCL" : "CUDA", why,
+                 *call ? ": " : "", call);
         return err;
     }
     return 0;

@@ -254,7 +254,8 @@ int evl_device_default(int *flat_index, char *why, size_t why_len)
     int count = 0;
     int err = evl_device_count(&count, why, why_len);
     if (!err && !count) {
-        evl_set_why(why, why_len, "no OpenCL device");
+        /* enumerate's reason (no platform, platforms without devices) stays. */
+        if (!why || !why_len || !why[0]) evl_set_why(why, why_len, "no OpenCL device");
         err = -ENODEV;
     }
     *flat_index = 0;
