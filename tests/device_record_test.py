@@ -45,8 +45,9 @@ def listed_opencl(exe):
 
 def run(exe, fx, out, fmt, *extra):
     argv = [exe, '-r', os.path.join(fx, 'ref.yuv'), '-d', os.path.join(fx, 'dis.yuv'),
-            '-w', '160', '-h', '90', '-p', '420', '-b', '8', '--feature', 'psnr',
-            '--feature', 'float_ssim', '-q', '-o', out] + (['--json'] if fmt == 'json' else [])
+            '-w', '160', '-h', '90', '-p', '420', '-b', '8', '--no_prediction', '--feature',
+            'psnr', '--feature', 'float_ssim', '-q', '-o', out] + \
+        (['--json'] if fmt == 'json' else [])
     return subprocess.run(argv + list(extra), capture_output=True, text=True)
 
 
@@ -87,6 +88,8 @@ def main():
         print('SKIP: %s has no fixtures/q_160x90_8b' % a.shared)
         return 77
     with tempfile.TemporaryDirectory(prefix='devrec-') as tmp:
+        # The runs' OpenCL programs are cached here, not in the user's cache.
+        os.environ['EXACTVMAF_CACHE_DIR'] = os.path.join(tmp, 'cache')
         p = lambda n: os.path.join(tmp, n)
         r = run(a.exe, fx, p('cpu.json'), 'json', '--backend', 'cpu')
         if r.returncode:
@@ -145,7 +148,7 @@ def y4m(src, dst):
 y4m(fx + '/ref.yuv', 'ref.y4m')
 y4m(fx + '/dis.yuv', 'dis.y4m')
 out = {}
-r = exactvmaf.score('ref.y4m', 'dis.y4m', features=['psnr'], backend='opencl')
+r = exactvmaf.score('ref.y4m', 'dis.y4m', model=(), features=['psnr'], backend='opencl')
 out['files'] = [r.backends, r.devices]
 try:
     import numpy as np
@@ -160,11 +163,11 @@ if np is not None:
             fr.append((f[:w * h].reshape(h, w), f[w * h:w * h * 5 // 4].reshape(h // 2, w // 2),
                        f[w * h * 5 // 4:].reshape(h // 2, w // 2)))
         return fr
-    r = exactvmaf.score(frames(fx + '/ref.yuv'), frames(fx + '/dis.yuv'), features=['psnr'],
-                        backend='opencl')
+    r = exactvmaf.score(frames(fx + '/ref.yuv'), frames(fx + '/dis.yuv'), model=(),
+                        features=['psnr'], backend='opencl')
     out['frames'] = [r.backends, r.devices]
-    r = exactvmaf.score(frames(fx + '/ref.yuv'), frames(fx + '/dis.yuv'), features=['psnr'],
-                        backend='cpu')
+    r = exactvmaf.score(frames(fx + '/ref.yuv'), frames(fx + '/dis.yuv'), model=(),
+                        features=['psnr'], backend='cpu')
     out['frames_cpu'] = [r.backends, r.devices]
 print(json.dumps(out))
 '''
