@@ -1,12 +1,22 @@
 /*
- * The device records of a run (device_record.h): per extractor, the list
- * of devices that computed it, each an ordered dictionary of fields.
+ * What is said of devices (device_record.h): the records of a run (per
+ * extractor, the list of devices that computed it, each an ordered
+ * dictionary of fields), and the listing's lines (--list-devices).
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "device_record.h"
+#include "export.h"
+#include "exactvmaf/exactvmaf.h"
+#include "gpu/cuda/cuda_backend.h"
+#if EXACTVMAF_HAVE_OPENCL
+#include "gpu/opencl/opencl_device.h"
+#endif
+#include "log.h"
 
 typedef struct ExtractorRecords {
     char *name;
@@ -38,6 +48,23 @@ int vmaf_device_record_gpu(VmafDict **rec, const char *backend, const VmafGpuDev
             vmaf_dict_free(rec);
             return err;
         }
+    }
+    return 0;
+}
+
+int vmaf_device_records_describe(VmafDict **rec, unsigned *n_rec, VmafGpuDev *const *dev,
+                                 unsigned n_dev)
+{
+    for (unsigned k = 0; k < n_dev; k++) {
+        VmafGpuDeviceInfo info;
+        dev[k]->ops->describe(dev[k], &info);
+        bool seen = false;
+        for (unsigned j = 0; j < *n_rec && !seen; j++)
+            seen = !strcmp(vmaf_dict_get(rec[j], "index"), info.index);
+        if (seen) continue;
+        const int err = vmaf_device_record_gpu(&rec[*n_rec], dev[k]->ops->name, &info);
+        if (err) return err;
+        (*n_rec)++;
     }
     return 0;
 }
@@ -111,4 +138,55 @@ void vmaf_device_records_free(VmafDeviceRecords **pr)
     free(r->ext);
     free(r);
     *pr = NULL;
+}
+
+VMAF_EXPORT int exactvmaf_device_describe(enum ExactvmafBackend backend, unsigned i,
+                                          char *line, size_t len)
+{
+    vmaf_log_bind(0);
+    if (!line || !len) return -EINVAL;
+    line[0] = '\0';
+    if (backend == EXACTVMAF_BACKEND_CUDA) {
+        int count = 0;
+        int err = evc_device_count(&count, line, len);
+        if (err) return -ENODEV;
+        if (i >= (unsigned)count) return -ENOENT;
+        VmafGpuDev *d = NULL;
+        char why[256] = "";
+        err = evc_device_open(&d, (int)i, why, sizeof(why));
+        if (err) {
+            snprintf(line, len, "cuda %u: cannot be opened: %s", i, why);
+            return 0;
+        }
+        size_t free_b = 0, total_b = 0;
+        if (!d->ops->enter(d)) {
+            d->ops->mem_info(d, &free_b, &total_b);
+            d->ops->leave(d);
+        }
+        VmafGpuDeviceInfo in;
+        d->ops->describe(d, &in);
+        snprintf(line, len, "cuda %u: %s, %s, driver %s, %.0f MiB", i, in.name, in.arch,
+                 in.driver, (double)total_b / (1024.0 * 1024.0));
+        d->ops->close(d);
+        return 0;
+    }
+    if (backend == EXACTVMAF_BACKEND_OPENCL) {
+#if EXACTVMAF_HAVE_OPENCL
+        int count = 0;
+        if (evl_driver_load(line, len) || evl_device_count(&count, line, len)) return -ENODEV;
+        if (!count) return -ENODEV;     /* `line` says why */
+        if (i >= (unsigned)count) return -ENOENT;
+        EvlDeviceInfo in;
+        const int err = evl_device_info((int)i, &in);
+        if (err) return err;
+        snprintf(line, len, "opencl %d:%d (%u): %s, %s, %s, driver %s, fp64 %s, %.0f MiB",
+                 in.platform_index, in.device_index, i, in.name, in.platform, in.version,
+                 in.driver, in.fp64 ? "yes" : "no", (double)in.global_mem / (1024.0 * 1024.0));
+        return 0;
+#else
+        snprintf(line, len, "this exactvmaf was built without OpenCL (-Dopencl=disabled)");
+        return -ENODEV;
+#endif
+    }
+    return -EINVAL;
 }

@@ -5,7 +5,8 @@
  * "arch", "fp64" where they apply). Several records: the frames were split
  * over several devices (--gpu 0,1). A record is a dictionary so that a
  * later field (a mid-run failover's first frame and reason, say) reaches
- * every writer without touching them.
+ * every writer without touching them. (exactvmaf_device_describe(), the
+ * listing's lines, is device_record.c's too.)
  */
 #ifndef EXACTVMAF_DEVICE_RECORD_H
 #define EXACTVMAF_DEVICE_RECORD_H
@@ -17,6 +18,12 @@ typedef struct VmafDeviceRecords VmafDeviceRecords;
 
 /** The record of a GPU device of backend `backend` ("cuda", "opencl"): a new dictionary. */
 int vmaf_device_record_gpu(VmafDict **rec, const char *backend, const VmafGpuDeviceInfo *info);
+/**
+ * The records of opened devices dev[0..n_dev), appended to rec[*n_rec...]
+ * (room for n_dev more), each device once (--gpu 0,0 opens one twice).
+ */
+int vmaf_device_records_describe(VmafDict **rec, unsigned *n_rec, VmafGpuDev *const *dev,
+                                 unsigned n_dev);
 /** The record of the CPU: {"backend": "cpu"}. */
 int vmaf_device_record_cpu(VmafDict **rec);
 

@@ -245,57 +245,6 @@ VMAF_EXPORT int exactvmaf_set_opencl_device(VmafContext *vmaf, const char *devic
     return 0;
 }
 
-VMAF_EXPORT int exactvmaf_device_describe(enum ExactvmafBackend backend, unsigned i,
-                                          char *line, size_t len)
-{
-    vmaf_log_bind(0);
-    if (!line || !len) return -EINVAL;
-    line[0] = '\0';
-    if (backend == EXACTVMAF_BACKEND_CUDA) {
-        int count = 0;
-        int err = evc_device_count(&count, line, len);
-        if (err) return -ENODEV;
-        if (i >= (unsigned)count) return -ENOENT;
-        VmafGpuDev *d = NULL;
-        char why[256] = "";
-        err = evc_device_open(&d, (int)i, why, sizeof(why));
-        if (err) {
-            snprintf(line, len, "cuda %u: cannot be opened: %s", i, why);
-            return 0;
-        }
-        size_t free_b = 0, total_b = 0;
-        if (!d->ops->enter(d)) {
-            d->ops->mem_info(d, &free_b, &total_b);
-            d->ops->leave(d);
-        }
-        VmafGpuDeviceInfo in;
-        d->ops->describe(d, &in);
-        snprintf(line, len, "cuda %u: %s, %s, driver %s, %.0f MiB", i, in.name, in.arch,
-                 in.driver, (double)total_b / (1024.0 * 1024.0));
-        d->ops->close(d);
-        return 0;
-    }
-    if (backend == EXACTVMAF_BACKEND_OPENCL) {
-#if EXACTVMAF_HAVE_OPENCL
-        int count = 0;
-        if (evl_driver_load(line, len) || evl_device_count(&count, line, len)) return -ENODEV;
-        if (!count) return -ENODEV;     /* `line` says why */
-        if (i >= (unsigned)count) return -ENOENT;
-        EvlDeviceInfo in;
-        const int err = evl_device_info((int)i, &in);
-        if (err) return err;
-        snprintf(line, len, "opencl %d:%d (%u): %s, %s, %s, driver %s, fp64 %s, %.0f MiB",
-                 in.platform_index, in.device_index, i, in.name, in.platform, in.version,
-                 in.driver, in.fp64 ? "yes" : "no", (double)in.global_mem / (1024.0 * 1024.0));
-        return 0;
-#else
-        snprintf(line, len, "this exactvmaf was built without OpenCL (-Dopencl=disabled)");
-        return -ENODEV;
-#endif
-    }
-    return -EINVAL;
-}
-
 VMAF_EXPORT int exactvmaf_set_opencl_fp64(VmafContext *vmaf, enum ExactvmafFp64 mode)
 {
     vmaf_ctx_bind_log(vmaf);
@@ -837,23 +786,11 @@ static void free_gpu_records(VmafContext *vmaf)
     vmaf->n_gpu_rec = 0;
 }
 
-/* The opened devices' records, each device once (--gpu 0,0 opens one twice). */
-static int describe_devices(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev)
+/* The opened devices' records (device_record.h), each device once. */
+static int describe_devices(VmafContext *vmaf, VmafGpuDev *const *dev, unsigned n_dev)
 {
     free_gpu_records(vmaf);
-    for (unsigned k = 0; k < n_dev; k++) {
-        VmafGpuDeviceInfo info;
-        dev[k]->ops->describe(dev[k], &info);
-        bool seen = false;
-        for (unsigned j = 0; j < vmaf->n_gpu_rec && !seen; j++)
-            seen = !strcmp(vmaf_dict_get(vmaf->gpu_rec[j], "index"), info.index);
-        if (seen) continue;
-        const int err = vmaf_device_record_gpu(&vmaf->gpu_rec[vmaf->n_gpu_rec], dev[k]->ops->name,
-                                               &info);
-        if (err) return err;
-        vmaf->n_gpu_rec++;
-    }
-    return 0;
+    return vmaf_device_records_describe(vmaf->gpu_rec, &vmaf->n_gpu_rec, dev, n_dev);
 }
 
 /* Record which backend and devices compute each extractor (the output files list them). */
