@@ -153,9 +153,15 @@ VMAF_EXPORT int exactvmaf_device_describe(enum ExactvmafBackend backend, unsigne
         if (i >= (unsigned)count) return -ENOENT;
         VmafGpuDev *d = NULL;
         char why[256] = "";
+        /* The failing call goes on the device's line, not in an error of its own. */
+        vmaf_log_hold_errors(true);
         err = evc_device_open(&d, (int)i, why, sizeof(why));
+        vmaf_log_hold_errors(false);
         if (err) {
-            snprintf(line, len, "cuda %u: cannot be opened: %s", i, why);
+            const char *call = vmaf_log_held_error();
+            if (!strncmp(call, "cuda: ", 6)) call += 6;
+            snprintf(line, len, "cuda %u: cannot be opened: %s%s%s", i, why, *call ? ": " : "",
+                     call);
             return 0;
         }
         size_t free_b = 0, total_b = 0;

@@ -86,6 +86,13 @@ def main():
                    'Fake GPU without memory' in text, text)
             record('--backend cuda: no source file named', not SOURCE_REF.search(text), text)
 
+            r = subprocess.run([a.exe, '--list-devices'], capture_output=True, text=True,
+                               env=dict(os.environ, **fake))
+            cuda = [l for l in r.stdout.splitlines() if l.startswith('cuda 0:')]
+            record('--list-devices: the device\'s line names the failing call, no error line',
+                   len(cuda) == 1 and 'cuDevicePrimaryCtxRetain' in cuda[0] and
+                   'Fake GPU without memory' in cuda[0] and 'error' not in r.stderr and
+                   not SOURCE_REF.search(r.stdout + r.stderr), (r.stdout, r.stderr))
             code, lines, body = run(os.path.join(tmp, 'dbg.json'), '--backend', 'auto',
                                     '--log-level', 'debug', env=fake)
             record('--log-level debug: the failing call\'s source line is there',
