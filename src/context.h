@@ -6,6 +6,7 @@
 
 #include "libvmaf/libvmaf.h"
 #include "feature_collector.h"
+#include "device_record.h"
 #include "dict.h"
 
 /** Order key that lists model scores after every extractor output, in first-stored order. */
@@ -49,5 +50,7 @@ const char *vmaf_fex_name_for_feature(const char *feature_name);
  * the first picture.
  */
 const VmafDict *vmaf_ctx_backends(VmafContext *vmaf);
+/** Extractor name -> the devices that computed it (device_record.h); NULL before the first picture. */
+const VmafDeviceRecords *vmaf_ctx_devices(VmafContext *vmaf);
 
 #endif

@@ -21,6 +21,7 @@
 #include <time.h>
 
 #include "context.h"
+#include "device_record.h"
 #include "export.h"
 #include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
@@ -98,6 +99,9 @@ struct VmafContext {
     VmafGpu *gpu;           /* the GPU frame pipeline, from start */
     VmafFex **gpu_inst;     /* per registration: its instance in the pipeline, or NULL */
     VmafDict *backends;     /* extractor name -> backend that computed it */
+    VmafDeviceRecords *devices; /* extractor name -> the devices that computed it */
+    VmafDict *gpu_rec[VMAF_GPU_MAX_DEVICES];   /* the opened devices' records, once each */
+    unsigned n_gpu_rec;
     uint64_t log_id;        /* this context's log target (log.h) */
 };
 
@@ -186,6 +190,7 @@ VMAF_EXPORT int exactvmaf_set_logger(VmafContext *vmaf, ExactvmafLogCallback cb,
 }
 
 const VmafDict *vmaf_ctx_backends(VmafContext *vmaf) { return vmaf->backends; }
+const VmafDeviceRecords *vmaf_ctx_devices(VmafContext *vmaf) { return vmaf->devices; }
 
 VMAF_EXPORT int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend backend,
                                       int gpu_index)
@@ -238,55 +243,6 @@ VMAF_EXPORT int exactvmaf_set_opencl_device(VmafContext *vmaf, const char *devic
     }
     snprintf(vmaf->opencl_device, sizeof(vmaf->opencl_device), "%s", device);
     return 0;
-}
-
-VMAF_EXPORT int exactvmaf_device_describe(enum ExactvmafBackend backend, unsigned i,
-                                          char *line, size_t len)
-{
-    vmaf_log_bind(0);
-    if (!line || !len) return -EINVAL;
-    line[0] = '\0';
-    if (backend == EXACTVMAF_BACKEND_CUDA) {
-        int count = 0;
-        int err = evc_device_count(&count, line, len);
-        if (err) return -ENODEV;
-        if (i >= (unsigned)count) return -ENOENT;
-        VmafGpuDev *d = NULL;
-        char why[256] = "";
-        err = evc_device_open(&d, (int)i, why, sizeof(why));
-        if (err) {
-            snprintf(line, len, "cuda %u: cannot be opened: %s", i, why);
-            return 0;
-        }
-        size_t free_b = 0, total_b = 0;
-        if (!d->ops->enter(d)) {
-            d->ops->mem_info(d, &free_b, &total_b);
-            d->ops->leave(d);
-        }
-        snprintf(line, len, "cuda %u: %s, %.0f MiB", i, d->ops->device_name(d),
-                 (double)total_b / (1024.0 * 1024.0));
-        d->ops->close(d);
-        return 0;
-    }
-    if (backend == EXACTVMAF_BACKEND_OPENCL) {
-#if EXACTVMAF_HAVE_OPENCL
-        int count = 0;
-        if (evl_driver_load(line, len) || evl_device_count(&count, line, len)) return -ENODEV;
-        if (!count) return -ENODEV;     /* `line` says why */
-        if (i >= (unsigned)count) return -ENOENT;
-        EvlDeviceInfo in;
-        const int err = evl_device_info((int)i, &in);
-        if (err) return err;
-        snprintf(line, len, "opencl %d:%d (%u): %s, %s, %s, fp64 %s, %.0f MiB", in.platform_index,
-                 in.device_index, i, in.name, in.platform, in.version, in.fp64 ? "yes" : "no",
-                 (double)in.global_mem / (1024.0 * 1024.0));
-        return 0;
-#else
-        snprintf(line, len, "this exactvmaf was built without OpenCL (-Dopencl=disabled)");
-        return -ENODEV;
-#endif
-    }
-    return -EINVAL;
 }
 
 VMAF_EXPORT int exactvmaf_set_opencl_fp64(VmafContext *vmaf, enum ExactvmafFp64 mode)
@@ -491,6 +447,18 @@ VMAF_EXPORT int exactvmaf_backend_at(VmafContext *vmaf, unsigned i, const char *
     if (!vmaf->backends || i >= vmaf->backends->cnt) return -ENOENT;
     *extractor = vmaf->backends->entry[i].key;
     *backend = vmaf->backends->entry[i].val;
+    return 0;
+}
+
+VMAF_EXPORT int exactvmaf_device_field_at(VmafContext *vmaf, unsigned i, unsigned k,
+                                          unsigned f, const char **key, const char **value)
+{
+    vmaf_ctx_bind_log(vmaf);
+    if (!vmaf || !key || !value) return -EINVAL;
+    const VmafDict *rec = vmaf_device_records_at(vmaf->devices, i, k);
+    if (!rec || f >= rec->cnt) return -ENOENT;
+    *key = rec->entry[f].key;
+    *value = rec->entry[f].val;
     return 0;
 }
 
@@ -776,33 +744,72 @@ static int open_backend(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev)
     }
     char why[256] = "";
     const bool opencl = vmaf->backend == EXACTVMAF_BACKEND_OPENCL;
+    const bool automatic = vmaf->backend == EXACTVMAF_BACKEND_AUTO;
+    /* The failing call is told once, with the device, in the one line
+     * below: a notice under auto (the failure is not the run's), else the
+     * error. */
+    vmaf_log_hold_errors(true);
     const int err = opencl ? open_opencl(vmaf, dev, n_dev, why, sizeof(why))
                            : open_cuda(vmaf, dev, n_dev, why, sizeof(why));
+    vmaf_log_hold_errors(false);
     if (err) {
         for (unsigned k = 0; k < *n_dev; k++) dev[k]->ops->close(dev[k]);
         *n_dev = 0;
-        if (vmaf->backend == EXACTVMAF_BACKEND_AUTO) {
-            vmaf_log(vmaf->backend_chosen ? VMAF_LOG_LEVEL_WARNING : VMAF_LOG_LEVEL_INFO,
-                     "backend auto: no usable CUDA device (%s); computing on the CPU", why);
+        /* The held error names the call ("cuda: cuX failed with ..."). */
+        const char *call = vmaf_log_held_error();
+        const char *colon = strstr(call, ": ");
+        if (colon && (!strncmp(call, "cuda: ", 6) || !strncmp(call, "opencl: ", 8)))
+            call = colon + 2;
+        /* A reason that already says it all (a device that is not there). */
+        if (strstr(why, call)) call = "";
+        if (automatic) {
+            /* A machine without CUDA is no news unless auto was asked for;
+             * a device that is there but fails is. */
+            const bool absent = err == -ENODEV && !*call;
+            vmaf_log(vmaf->backend_chosen || !absent ? VMAF_LOG_LEVEL_WARNING
+                                                     : VMAF_LOG_LEVEL_INFO,
+                     "backend auto: CUDA not used (%s%s%s); computing on the CPU", why,
+                     *call ? ": " : "", call);
             return 0;
         }
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "backend %s: no usable %s device: %s",
-                 opencl ? "opencl" : "cuda", opencl ? "OpenCL" : "CUDA", why);
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "backend %s: no usable %s device: %s%s%s",
+                 opencl ? "opencl" : "cuda", opencl ? "OpenCL" : "CUDA", why,
+                 *call ? ": " : "", call);
         return err;
     }
     return 0;
 }
 
-/* Record which backend computes each extractor (the output files list it). */
+static void free_gpu_records(VmafContext *vmaf)
+{
+    for (unsigned k = 0; k < vmaf->n_gpu_rec; k++) vmaf_dict_free(&vmaf->gpu_rec[k]);
+    vmaf->n_gpu_rec = 0;
+}
+
+/* The opened devices' records (device_record.h), each device once. */
+static int describe_devices(VmafContext *vmaf, VmafGpuDev *const *dev, unsigned n_dev)
+{
+    free_gpu_records(vmaf);
+    return vmaf_device_records_describe(vmaf->gpu_rec, &vmaf->n_gpu_rec, dev, n_dev);
+}
+
+/* Record which backend and devices compute each extractor (the output files list them). */
 static int record_backends(VmafContext *vmaf)
 {
-    for (unsigned i = 0; i < vmaf->n_reg; i++) {
+    VmafDict *cpu = NULL;
+    int err = vmaf_device_record_cpu(&cpu);
+    vmaf_device_records_free(&vmaf->devices);
+    for (unsigned i = 0; !err && i < vmaf->n_reg; i++) {
         const VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] : NULL;
-        const int err = vmaf_dict_set(&vmaf->backends, vmaf->reg[i].desc->name,
-                                      fex ? vmaf_fex_backend(fex) : "cpu");
-        if (err) return err;
+        const char *name = vmaf->reg[i].desc->name;
+        err = vmaf_dict_set(&vmaf->backends, name, fex ? vmaf_fex_backend(fex) : "cpu");
+        /* A twin runs on every device of the pipeline: the frames are split over them. */
+        for (unsigned k = 0; !err && fex && k < vmaf->n_gpu_rec; k++)
+            err = vmaf_device_records_add(&vmaf->devices, name, vmaf->gpu_rec[k]);
+        if (!err && !fex) err = vmaf_device_records_add(&vmaf->devices, name, cpu);
     }
-    return 0;
+    vmaf_dict_free(&cpu);
+    return err;
 }
 
 static int pin_buffer(void *arg, void *p, size_t bytes)
@@ -896,6 +903,11 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     unsigned n_dev = 0;
     int err = open_backend(vmaf, dev, &n_dev);
     if (err) return err;
+    if (n_dev) err = describe_devices(vmaf, dev, n_dev);
+    if (err) {
+        for (unsigned k = 0; k < n_dev; k++) dev[k]->ops->close(dev[k]);
+        return err;
+    }
     if (n_dev) err = start_gpu(vmaf, dev, n_dev);
     if (err) return err;
     for (unsigned i = 0; i < vmaf->n_reg; i++)
@@ -1156,6 +1168,8 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     free(vmaf->reg);
     evc_state_close(vmaf->cuda);
     vmaf_dict_free(&vmaf->backends);
+    vmaf_device_records_free(&vmaf->devices);
+    free_gpu_records(vmaf);
     vmaf_fc_destroy(vmaf->fc);
     vmaf_picture_pool_close(vmaf->pool);
     evc_picture_pool_close(vmaf->dev_pool);

@@ -35,6 +35,19 @@ static ExactvmafLogCallback default_cb;
 static void *default_opaque;
 
 static _Thread_local uint64_t bound_id;
+static _Thread_local bool errors_held;
+static _Thread_local char held_error[512];
+
+void vmaf_log_hold_errors(bool on)
+{
+    errors_held = on;
+    if (on) held_error[0] = '\0';
+}
+
+const char *vmaf_log_held_error(void)
+{
+    return held_error;
+}
 
 void vmaf_log_set_level(enum VmafLogLevel level)
 {
@@ -110,6 +123,15 @@ VMAF_EXPORT void exactvmaf_set_default_logger(ExactvmafLogCallback cb, void *opa
 
 void vmaf_log(enum VmafLogLevel level, const char *fmt, ...)
 {
+    if (errors_held && level == VMAF_LOG_LEVEL_ERROR) {
+        if (!held_error[0]) {
+            va_list ap;
+            va_start(ap, fmt);
+            vsnprintf(held_error, sizeof(held_error), fmt, ap);
+            va_end(ap);
+        }
+        level = VMAF_LOG_LEVEL_DEBUG;
+    }
     pthread_mutex_lock(&targets_lock);
     const LogTarget *t = find(bound_id);
     const int max_level = t ? t->level : default_level;

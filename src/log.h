@@ -5,6 +5,7 @@
 #ifndef EXACTVMAF_LOG_H
 #define EXACTVMAF_LOG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "libvmaf/libvmaf.h"
@@ -23,6 +24,16 @@ int vmaf_log_set_callback(uint64_t id, ExactvmafLogCallback cb, void *opaque);
  * context's threads binds it when it starts.
  */
 void vmaf_log_bind(uint64_t id);
+
+/**
+ * While held (on the calling thread), errors are logged at the debug level
+ * instead, and the first is kept: an attempt whose failure is not the run's
+ * (a GPU that auto then replaces with the CPU) says what failed once, in
+ * its caller's notice. Turning it on forgets the kept one.
+ */
+void vmaf_log_hold_errors(bool on);
+/** The first error logged while held on this thread; "" when none. */
+const char *vmaf_log_held_error(void);
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))

@@ -155,6 +155,31 @@ static void write_xml(FILE *f, const Snapshot *s)
     fprintf(f, "  <params qualityWidth=\"%u\" qualityHeight=\"%u\" />\n",
             vmaf_ctx_width(s->vmaf), vmaf_ctx_height(s->vmaf));
     fprintf(f, "  <fyi fps=\"%.2f\" />\n", vmaf_ctx_fps(s->vmaf));
+    /* exactvmaf addition: which backend and devices computed each extractor. */
+    const VmafDict *backends = vmaf_ctx_backends(s->vmaf);
+    const VmafDeviceRecords *dev = vmaf_ctx_devices(s->vmaf);
+    fprintf(f, "  <backends>\n");
+    for (unsigned i = 0; backends && i < backends->cnt; i++) {
+        fputs("    <extractor name=\"", f);
+        print_xml_attr(f, backends->entry[i].key);
+        fputs("\" backend=\"", f);
+        print_xml_attr(f, backends->entry[i].val);
+        fputs("\">\n", f);
+        const int e = vmaf_device_records_find(dev, backends->entry[i].key);
+        const VmafDict *rec;
+        for (unsigned k = 0; e >= 0 && (rec = vmaf_device_records_at(dev, (unsigned)e, k)); k++) {
+            fputs("      <device ", f);
+            for (unsigned j = 0; j < rec->cnt; j++) {
+                print_xml_attr(f, rec->entry[j].key);
+                fputs("=\"", f);
+                print_xml_attr(f, rec->entry[j].val);
+                fputs("\" ", f);
+            }
+            fputs("/>\n", f);
+        }
+        fputs("    </extractor>\n", f);
+    }
+    fprintf(f, "  </backends>\n");
 
     fprintf(f, "  <frames>\n");
     for (unsigned i = 0; i < s->n_index; i++) {
@@ -229,6 +254,28 @@ static void write_json(FILE *f, const Snapshot *s)
         fputs("\"", f);
     }
     fprintf(f, "},\n");
+    /* exactvmaf addition: per extractor, the devices that computed it (device_record.h). */
+    const VmafDeviceRecords *dev = vmaf_ctx_devices(s->vmaf);
+    fprintf(f, "  \"devices\": {");
+    for (unsigned i = 0; i < vmaf_device_records_count(dev); i++) {
+        fputs(i ? ",\n    \"" : "\n    \"", f);
+        print_json_string(f, vmaf_device_records_extractor(dev, i));
+        fputs("\": [", f);
+        const VmafDict *rec;
+        for (unsigned k = 0; (rec = vmaf_device_records_at(dev, i, k)); k++) {
+            fputs(k ? ", {" : "{", f);
+            for (unsigned j = 0; j < rec->cnt; j++) {
+                fputs(j ? ", \"" : "\"", f);
+                print_json_string(f, rec->entry[j].key);
+                fputs("\": \"", f);
+                print_json_string(f, rec->entry[j].val);
+                fputs("\"", f);
+            }
+            fputs("}", f);
+        }
+        fputs("]", f);
+    }
+    fprintf(f, "%s},\n", vmaf_device_records_count(dev) ? "\n  " : "");
 
     fprintf(f, "  \"frames\": [");
     bool first_frame = true;

@@ -320,7 +320,18 @@ def main():
         gpu_here = r.returncode == 0
         summary = list(csv.DictReader(open(os.path.join(out, 'summary.csv'))))
         if gpu_here:
-            nob = lambda t: [l for l in strip(t) if not l.startswith('  "backends"')]
+            def nob(t):
+                # What differs between a GPU worker's run and a CPU one's: the
+                # "backends" line and the "devices" block.
+                out, skip = [], False
+                for l in strip(t):
+                    if l.startswith('  "devices": {') and not l.endswith('},'):
+                        skip = True
+                    elif skip:
+                        skip = l != '  },'
+                    elif not l.startswith(('  "backends"', '  "devices"')):
+                        out.append(l)
+                return out
             same = [j['id'] for j in jobs
                     if nob(open(os.path.join(out, j['id'] + '.json')).read()) ==
                     nob(open(os.path.join(out_cpu, j['id'] + '.json')).read())]

@@ -38,6 +38,7 @@ enum {
     ARG_OPENCL_DEVICE,
     ARG_OPENCL_FP64,
     ARG_LIST_DEVICES,
+    ARG_LOG_LEVEL,
     ARG_SCALE,
     ARG_SCALE_TO_REF,
     ARG_CONVERT,
@@ -87,6 +88,7 @@ static const struct option long_opts[] = {
     { "opencl-device",     required_argument, NULL, ARG_OPENCL_DEVICE },
     { "opencl-fp64",       required_argument, NULL, ARG_OPENCL_FP64 },
     { "list-devices",      no_argument,       NULL, ARG_LIST_DEVICES },
+    { "log-level",         required_argument, NULL, ARG_LOG_LEVEL },
     { "scale",             required_argument, NULL, ARG_SCALE },
     { "scale-to-ref",      no_argument,       NULL, ARG_SCALE_TO_REF },
     { "convert",           no_argument,       NULL, ARG_CONVERT },
@@ -166,6 +168,9 @@ static const char usage_text[] =
 "                              the run's parameters (self-contained, printable)\n"
 "     --plot FILE.svg          the models' per-frame scores as one SVG chart\n"
 " -q, --quiet                  no progress line (shown only when stderr is a terminal)\n"
+"     --log-level error|warning|info|debug\n"
+"                              which messages reach stderr (default warning; errors\n"
+"                              always)\n"
 "\n"
 "Execution:\n"
 "     --threads N              worker threads, 0 to 256 (0: the calling thread only);\n"
@@ -179,7 +184,9 @@ static const char usage_text[] =
 "                              on the GPU (the others on the CPU) with the CPU's scores\n"
 "                              bit for bit, and fail without a usable device; auto is\n"
 "                              cuda when a device is usable, else the CPU. The output's\n"
-"                              \"backends\" says which\n"
+"                              \"backends\" says which, and its \"devices\" (XML:\n"
+"                              <backends>) which device: name, index, platform,\n"
+"                              driver, fp64 mode\n"
 "     --gpu N[,N...]|all       CUDA (or OpenCL) devices (default 0): frames are spread\n"
 "                              over them, the scores equal one device's; a device may\n"
 "                              repeat\n"
@@ -188,8 +195,8 @@ static const char usage_text[] =
 "     --opencl-fp64 auto|on|off\n"
 "                              OpenCL kernels on the device's fp64 (auto: where it has\n"
 "                              it) or on exact fp64-free routines (off); same scores\n"
-"     --list-devices           print every CUDA and OpenCL device this tool can use,\n"
-"                              then exit\n"
+"     --list-devices           print every CUDA and OpenCL device this tool can use\n"
+"                              (index, name, driver...), then exit\n"
 "     --frames-in-flight K     frames on each GPU at once, 1 to 32 (default: from the\n"
 "                              frame size and the free device memory)\n"
 "     --cpumask N, --gpumask N accepted for compatibility; no effect on results\n"
@@ -211,6 +218,14 @@ static const char usage_text[] =
 "  CSV, SUB  first line  # INCOMPLETE: N frames, interrupted by SIGINT\n"
 "  stdout    each score line ends with [INCOMPLETE: N frames, ...]\n"
 "N is the number of frames the scores cover (0 .. N-1).\n"
+"\n"
+"Files: OpenCL programs built for a device are kept so that later runs skip\n"
+"the build (seconds with some drivers), in $EXACTVMAF_CACHE_DIR/opencl, else\n"
+"$XDG_CACHE_HOME/exactvmaf/opencl, else ~/.cache/exactvmaf/opencl; one file per\n"
+"program, named by a hash of the device, platform, driver, build options and\n"
+"kernel text (a new driver or kernel is a new file; stale files may be deleted\n"
+"at any time). EXACTVMAF_CACHE=0 turns the cache off; a cache that cannot be\n"
+"read or written only costs the build. --log-level debug says what it does.\n"
 "\n"
 "Exit status: after any error there is no output file, and a message on\n"
 "stderr names the file, frame or option at fault.\n"
@@ -591,6 +606,15 @@ static int parse_option(CliSettings *s, int o, const char *arg)
     case ARG_FRAME_SKIP_DIST: return parse_unsigned(arg, o, &s->frame_skip_dist);
     case 'n': s->no_prediction = true; return 0;
     case 'q': s->quiet = true; return 0;
+    case ARG_LOG_LEVEL:
+        if (!strcmp(arg, "error")) s->log_level = VMAF_LOG_LEVEL_ERROR;
+        else if (!strcmp(arg, "warning")) s->log_level = VMAF_LOG_LEVEL_WARNING;
+        else if (!strcmp(arg, "info")) s->log_level = VMAF_LOG_LEVEL_INFO;
+        else if (!strcmp(arg, "debug")) s->log_level = VMAF_LOG_LEVEL_DEBUG;
+        else
+            return fail("invalid value \"%s\" for --log-level: expected error, warning, info "
+                        "or debug", arg);
+        return 0;
     case ARG_PRECISION: {
         s->precision_set = true;
         if (!strcmp(arg, "max")) {
@@ -739,6 +763,7 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
     s->precision = 6;
     s->backend = EXACTVMAF_BACKEND_AUTO;
     s->n_gpu = 1;
+    s->log_level = VMAF_LOG_LEVEL_WARNING;
     opterr = 0;
     /* 0, not 1: glibc and musl then also forget a half-read group of short
      * options from an earlier call (the fuzzer calls this repeatedly). */

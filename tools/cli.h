@@ -70,6 +70,7 @@ typedef struct CliSettings {
     unsigned subsample, threads;
     uint64_t cpumask, gpumask;
     bool no_prediction, quiet;
+    enum VmafLogLevel log_level;    /**< --log-level (default warning) */
     bool common_bitdepth;           /**< --aom_ctc v6.0+: compare at the higher bit depth */
     /* exactvmaf extensions */
     bool precision_set;

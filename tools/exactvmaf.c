@@ -602,7 +602,7 @@ static int run(CliSettings *c, char *const argv[])
     const VmafConfiguration cfg = {
         /* Netflix's tool asks for INFO but its library says nothing there;
          * ours would narrate (e.g. the model-collection fallback below). */
-        .log_level = VMAF_LOG_LEVEL_WARNING,
+        .log_level = c->log_level,
         .n_threads = c->threads,
         .n_subsample = c->subsample,
         .cpumask = c->cpumask,

@@ -310,6 +310,55 @@ static void pooled_row(FILE *f, VmafContext *vmaf, const Series *s, unsigned n_f
     fputs("</tr>\n", f);
 }
 
+/* A device record as one line: "opencl 0:0 NAME (platform P, driver D, fp64 F)". */
+static void device_text(VmafContext *vmaf, unsigned i, unsigned k, char *t, size_t len)
+{
+    const char *key, *val, *backend = "", *index = "", *name = "";
+    char more[512] = "";
+    size_t used = 0;
+    for (unsigned f = 0; !exactvmaf_device_field_at(vmaf, i, k, f, &key, &val); f++) {
+        if (!strcmp(key, "backend")) backend = val;
+        else if (!strcmp(key, "index")) index = val;
+        else if (!strcmp(key, "name")) name = val;
+        else if (used < sizeof(more))
+            used += (size_t)snprintf(more + used, sizeof(more) - used, "%s%s %s",
+                                     used ? ", " : "", key, val);
+    }
+    snprintf(t, len, "%s%s%s%s%s%s%s%s", backend, *index ? " " : "", index, *name ? " " : "",
+             name, *more ? " (" : "", more, *more ? ")" : "");
+}
+
+/* Each device once, with the extractors it computed. */
+static void device_list(FILE *f, VmafContext *vmaf)
+{
+    enum { MAX_SHOWN = 17 };
+    char text[MAX_SHOWN][768];
+    unsigned n = 0;
+    const char *ext, *backend;
+    for (unsigned i = 0; !exactvmaf_backend_at(vmaf, i, &ext, &backend); i++) {
+        char t[768];
+        for (unsigned k = 0; (device_text(vmaf, i, k, t, sizeof(t)), *t); k++) {
+            unsigned j = 0;
+            while (j < n && strcmp(text[j], t)) j++;
+            if (j == n && n < MAX_SHOWN) memcpy(text[n++], t, sizeof(t));
+        }
+    }
+    for (unsigned j = 0; j < n; j++) {
+        fputs(j ? "<br>" : "", f);
+        esc(f, text[j]);
+        fputs(":", f);
+        for (unsigned i = 0; !exactvmaf_backend_at(vmaf, i, &ext, &backend); i++) {
+            char t[768];
+            bool on = false;
+            for (unsigned k = 0; !on && (device_text(vmaf, i, k, t, sizeof(t)), *t); k++)
+                on = !strcmp(t, text[j]);
+            if (!on) continue;
+            fputs(" ", f);
+            esc(f, ext);
+        }
+    }
+}
+
 static int write_page(FILE *f, VmafContext *vmaf, const CliReport *r, Series *all, unsigned n_all)
 {
     Series *models[16];
@@ -353,6 +402,8 @@ static int write_page(FILE *f, VmafContext *vmaf, const CliReport *r, Series *al
         fputs(": ", f);
         esc(f, backend);
     }
+    fputs("</td></tr>\n<tr><th>devices</th><td>", f);
+    device_list(f, vmaf);
     fputs("</td></tr>\n<tr><th>exactvmaf</th><td>", f);
     esc(f, vmaf_version());
     char when[64] = "";

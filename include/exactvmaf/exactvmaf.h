@@ -224,6 +224,18 @@ const char *exactvmaf_output_name(VmafContext *vmaf, unsigned i);
  */
 int exactvmaf_backend_at(VmafContext *vmaf, unsigned i, const char **extractor,
                          const char **backend);
+/**
+ * Field f of the record of device k that computed extractor i (i as in
+ * exactvmaf_backend_at(); several devices when the frames were split over
+ * them), as the output files' "devices" say: "backend" ("cpu", "cuda",
+ * "opencl") first, then for a GPU "name", "index" (CUDA "0", OpenCL "P:D"),
+ * "platform" (OpenCL), "driver", "arch" (CUDA "sm_90") and "fp64" (OpenCL:
+ * "native" or "emulated"); a field that does not apply is absent, and
+ * later versions may add fields. Valid until the next picture. @return 0,
+ * or -ENOENT past the last extractor, device or field.
+ */
+int exactvmaf_device_field_at(VmafContext *vmaf, unsigned i, unsigned k, unsigned f,
+                              const char **key, const char **value);
 
 /**
  * Receives one message (no trailing newline) at `level`. Called on whichever

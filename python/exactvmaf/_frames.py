@@ -275,10 +275,25 @@ def _collect(c, n, subsample, elapsed):
     while L.exactvmaf_backend_at(ctx, i, ctypes.byref(ext), ctypes.byref(be)) == 0:
         backends[ext.value.decode()] = be.value.decode()
         i += 1
+    devices = {}
+    key, val = ctypes.c_char_p(), ctypes.c_char_p()
+    for i, name in enumerate(backends):
+        recs, k = [], 0
+        while True:
+            rec, f = {}, 0
+            while L.exactvmaf_device_field_at(ctx, i, k, f, ctypes.byref(key),
+                                              ctypes.byref(val)) == 0:
+                rec[key.value.decode()] = val.value.decode()
+                f += 1
+            if not rec:
+                break
+            recs.append(rec)
+            k += 1
+        devices[name] = recs
     aggregate = {}
     i = 0
     while L.exactvmaf_aggregate_at(ctx, i, ctypes.byref(ext), ctypes.byref(v)) == 0:
         aggregate[ext.value.decode()] = v.value
         i += 1
     return Result(frames, numbers, pooled, backends, aggregate, L.vmaf_version().decode(),
-                  n / elapsed if elapsed > 0 else None)
+                  n / elapsed if elapsed > 0 else None, devices)

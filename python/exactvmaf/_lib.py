@@ -99,6 +99,8 @@ _SIGNATURES = {
     'exactvmaf_output_count': (c_uint, [c_void_p]),
     'exactvmaf_output_name': (c_char_p, [c_void_p, c_uint]),
     'exactvmaf_backend_at': (c_int, [c_void_p, c_uint, P(c_char_p), P(c_char_p)]),
+    'exactvmaf_device_field_at': (c_int, [c_void_p, c_uint, c_uint, c_uint, P(c_char_p),
+                                          P(c_char_p)]),
     'exactvmaf_aggregate_at': (c_int, [c_void_p, c_uint, P(c_char_p), P(c_double)]),
 }
 

@@ -286,7 +286,7 @@ def merge(shards, outcomes):
             raise Error(o['error'], code=o.get('code'))
         return o['result']
     frames, numbers, names, ended = [], [], None, False
-    backends, version = {}, ''
+    backends, devices, version = {}, {}, ''
     times = [(o['t0'], o['t1']) for o in outcomes if 'result' in o]
     t0, t1 = (min(t[0] for t in times), max(t[1] for t in times)) if times else (0, 0)
     for (start, pre, keep, _), o in zip(shards, outcomes):
@@ -305,6 +305,10 @@ def merge(shards, outcomes):
         for k, v in r.backends.items():
             have = backends.get(k)
             backends[k] = v if have in (None, v) else '+'.join(sorted(set(have.split('+')) | {v}))
+        # Shards on several devices: each device that computed a metric, once.
+        for k, recs in r.devices.items():
+            have = devices.setdefault(k, [])
+            have += [d for d in recs if d not in have]
         kept = [(n - pre + start, f) for n, f in zip(r.frame_numbers, r.frames)
                 if n >= pre and (keep is None or n < pre + keep)]
         if kept and ended:
@@ -323,7 +327,7 @@ def merge(shards, outcomes):
         values = [f.get(name) for f in frames]
         pooled[name] = {} if any(v is None for v in values) else pool(values)
     return Result(frames, numbers, pooled, backends, {}, version,
-                  len(frames) / (t1 - t0) if t1 > t0 else None)
+                  len(frames) / (t1 - t0) if t1 > t0 else None, devices)
 
 
 def write_atomic(path, text):

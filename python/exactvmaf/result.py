@@ -58,17 +58,22 @@ class Result:
     frames        one dict per listed frame: output name -> float
     frame_numbers the frame number of each (0, 1, ... unless subsampled)
     pooled        output name -> {'min', 'max', 'mean', 'harmonic_mean'}
-    backends      extractor -> the backend that computed it ('cpu', 'cuda')
+    backends      extractor -> the backend that computed it ('cpu', 'cuda', 'opencl')
+    devices       extractor -> the devices that computed it, one dict each (several
+                  when the frames were split over GPUs): 'backend', and for a GPU
+                  'name', 'index' (CUDA '0', OpenCL 'P:D'), 'platform' (OpenCL),
+                  'driver', 'arch' (CUDA 'sm_90'), 'fp64' (OpenCL 'native' or 'emulated')
     aggregate     run-level values (psnr's apsnr_*)
     version, fps  the library's version; frames per second of the run
     """
 
     def __init__(self, frames, frame_numbers, pooled, backends, aggregate=None, version='',
-                 fps=None):
+                 fps=None, devices=None):
         self.frames = frames
         self.frame_numbers = frame_numbers
         self.pooled = pooled
         self.backends = backends
+        self.devices = devices or {}
         self.aggregate = aggregate or {}
         self.version = version
         self.fps = fps
@@ -94,7 +99,8 @@ class Result:
         agg = {k: (math.nan if v is None else float(v))
                for k, v in d.get('aggregate_metrics', {}).items()}
         return cls(frames, [f['frameNum'] for f in d['frames']], pooled,
-                   dict(d.get('backends', {})), agg, d.get('version', ''), d.get('fps'))
+                   dict(d.get('backends', {})), agg, d.get('version', ''), d.get('fps'),
+                   {k: [dict(r) for r in v] for k, v in d.get('devices', {}).items()})
 
     def to_json(self, extra=None):
         """The CLI's --json layout at --precision max ("%.17g": every value exact).
@@ -105,6 +111,12 @@ class Result:
                  else '  "fps": null,\n')
         w.append('  "backends": {%s},\n' % ', '.join(
             '"%s": "%s"' % (_string(k), _string(v)) for k, v in self.backends.items()))
+        w.append('  "devices": {')
+        for i, (k, recs) in enumerate(self.devices.items()):
+            w.append('%s    "%s": [%s]' % (',\n' if i else '\n', _string(k), ', '.join(
+                '{%s}' % ', '.join('"%s": "%s"' % (_string(f), _string(v)) for f, v in r.items())
+                for r in recs)))
+        w.append('\n  },\n' if self.devices else '},\n')
         w.append('  "frames": [')
         for i, (num, metrics) in enumerate(zip(self.frame_numbers, self.frames)):
             w.append(',\n' if i else '\n')

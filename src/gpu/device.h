@@ -83,12 +83,28 @@ typedef struct VmafGpuProgram {
     const VmafGpuBlob *blobs;           /**< NULL-api terminated */
 } VmafGpuProgram;
 
+/**
+ * What a run's outputs say of a device (their "devices" records): the
+ * strings the driver gives, so that an operator can match them with the
+ * driver's own tools. Empty where a field does not apply to the backend.
+ */
+typedef struct VmafGpuDeviceInfo {
+    char name[256];         /**< the driver's name: "NVIDIA H200" */
+    char index[32];         /**< as the CLI takes it: CUDA "0", OpenCL "P:D" */
+    char platform[256];     /**< OpenCL platform name; "" on CUDA */
+    char driver[128];       /**< the driver's version */
+    char arch[32];          /**< CUDA "sm_90"; "" on OpenCL */
+    char fp64[16];          /**< OpenCL: binary64 "native" or "emulated"; "" on CUDA */
+} VmafGpuDeviceInfo;
+
 typedef struct VmafGpuOps {
     /** "cuda", "opencl": the outputs' backend, and its blobs' key (VmafGpuBlob.api) */
     const char *name;
     void (*close)(VmafGpuDev *d);
     /** "NVIDIA H200 (sm_90)" style, for messages. */
     const char *(*device_name)(const VmafGpuDev *d);
+    /** Fill *info (every field, "" where unknown). */
+    void (*describe)(const VmafGpuDev *d, VmafGpuDeviceInfo *info);
     int (*mem_info)(VmafGpuDev *d, size_t *free_bytes, size_t *total_bytes);
     /** Whether kernels compute binary64 natively (EV_FP64 in OpenCL sources). */
     bool (*has_fp64)(const VmafGpuDev *d);

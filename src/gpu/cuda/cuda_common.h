@@ -39,8 +39,9 @@ int evc_driver_load(char *why, size_t why_len);
 int evc_errno(CUresult r);
 
 /**
- * Check one driver call's result: 0 on success; otherwise log the call
- * text, the error's name and description, and return evc_errno(r).
+ * Check one driver call's result: 0 on success; otherwise log the driver
+ * function, the error's name and description (the call's text and our
+ * source line at the debug level), and return evc_errno(r).
  */
 int evc_check(CUresult r, const char *call, const char *file, int line);
 #define EVC_CHECK(call) evc_check((call), #call, __FILE__, __LINE__)

@@ -6,7 +6,9 @@
  * CUdeviceptr with the offset added when it becomes a kernel argument.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "log.h"
 #include "gpu/device.h"
@@ -44,6 +46,29 @@ static void dev_close(VmafGpuDev *d)
 static const char *dev_name(const VmafGpuDev *d)
 {
     return evc_state_device_name(st_of(d));
+}
+
+/* Queries that fail leave their field empty: a description never fails a run. */
+static void dev_describe(const VmafGpuDev *d, VmafGpuDeviceInfo *out)
+{
+    const EvcDriver *drv = evc_driver();
+    const CUdevice dev = (CUdevice)evc_state_device(st_of(d));
+    memset(out, 0, sizeof(*out));
+    snprintf(out->index, sizeof(out->index), "%d", (int)dev);
+    char name[sizeof(out->name)];
+    if (drv->cuDeviceGetName(name, (int)sizeof(name), dev) == EVC_CUDA_SUCCESS) {
+        name[sizeof(name) - 1] = '\0';
+        snprintf(out->name, sizeof(out->name), "%s", name);
+    }
+    int v = 0;
+    if (drv->cuDriverGetVersion && drv->cuDriverGetVersion(&v) == EVC_CUDA_SUCCESS && v > 0)
+        snprintf(out->driver, sizeof(out->driver), "%d.%d", v / 1000, v % 1000 / 10);
+    int major = 0, minor = 0;
+    if (drv->cuDeviceGetAttribute(&major, EVC_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                                  dev) == EVC_CUDA_SUCCESS &&
+        drv->cuDeviceGetAttribute(&minor, EVC_CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                                  dev) == EVC_CUDA_SUCCESS)
+        snprintf(out->arch, sizeof(out->arch), "sm_%d%d", major, minor);
 }
 
 static int dev_mem_info(VmafGpuDev *d, size_t *free_b, size_t *total_b)
@@ -322,6 +347,7 @@ static const VmafGpuOps cuda_ops = {
     .name = "cuda",
     .close = dev_close,
     .device_name = dev_name,
+    .describe = dev_describe,
     .mem_info = dev_mem_info,
     .has_fp64 = dev_has_fp64,
     .enter = dev_enter,

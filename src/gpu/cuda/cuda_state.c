@@ -3,6 +3,7 @@
  * per-device state, checked calls and buffers.
  */
 #include <dlfcn.h>
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
@@ -171,8 +172,16 @@ int evc_check(CUresult r, const char *call, const char *file, int line)
     const char *name = NULL, *text = NULL;
     if (driver.cuGetErrorName) driver.cuGetErrorName(r, &name);
     if (driver.cuGetErrorString) driver.cuGetErrorString(r, &text);
-    vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda: %s failed with %s (%d): %s [%s:%d]", call,
-             name ? name : "unknown error", r, text ? text : "no description", file, line);
+    /* The driver function's name, not our argument list or source line
+     * (that is for the debug level). */
+    const char *end = strchr(call, '(');
+    if (!end) end = call + strlen(call);
+    const char *fn = end;   /* "d->cuX(...)": cuX */
+    while (fn > call && (isalnum((unsigned char)fn[-1]) || fn[-1] == '_')) fn--;
+    const int fn_len = (int)(end - fn);
+    vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda: %.*s failed with %s (%d): %s", fn_len, fn,
+             name ? name : "unknown error", r, text ? text : "no description");
+    vmaf_log(VMAF_LOG_LEVEL_DEBUG, "cuda: %s failed at %s:%d", call, file, line);
     return evc_errno(r);
 }
 
@@ -220,9 +229,13 @@ int evc_state_open(VmafCudaState **out, int gpu_index, char *why, size_t why_len
     VmafCudaState *st = calloc(1, sizeof(*st));
     if (!st) return -ENOMEM;
     err = EVC_CHECK(d->cuDeviceGet(&st->dev, gpu_index));
+    char name[128] = "";
+    if (!err && d->cuDeviceGetName(name, sizeof(name) - 1, st->dev) != EVC_CUDA_SUCCESS)
+        name[0] = '\0';
     if (!err) err = EVC_CHECK(d->cuDevicePrimaryCtxRetain(&st->ctx, st->dev));
     if (err) {
-        snprintf(why, why_len, "CUDA device %d cannot be opened", gpu_index);
+        snprintf(why, why_len, "CUDA device %d%s%s%s cannot be opened", gpu_index,
+                 *name ? " (" : "", name, *name ? ")" : "");
         free(st);
         return err;
     }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "gpu/opencl/opencl_cache.h"
 #include "gpu/opencl/opencl_device.h"
 
 /* ---- Device ---- */
@@ -73,6 +74,7 @@ typedef struct EvlDev {
     bool fp64;
     const char *options;
     char name[600];
+    EvlDeviceInfo info;
     uint64_t total;
     atomic_size_t bytes;    /* allocated through alloc, for mem_info */
     pthread_mutex_t lock;   /* the kernel list and the registered ranges */
@@ -232,6 +234,7 @@ int evl_device_open(VmafGpuDev **out, int flat_index, int fp64_mode, char *why,
     d->total = info.global_mem;
     atomic_init(&d->bytes, 0);
     snprintf(d->name, sizeof(d->name), "%s (OpenCL, %s)", info.name, info.platform);
+    d->info = info;
     cl_int r = EVL_CL_SUCCESS;
     err = shared_get(platform, device, d->fp64, &d->sh, &r);
     if (!err) d->ctx = d->sh->ctx;
@@ -258,6 +261,19 @@ const char *evl_device_build_options(const VmafGpuDev *dev)
 static const char *dev_name(const VmafGpuDev *dev)
 {
     return ((const EvlDev *)dev)->name;
+}
+
+static void dev_describe(const VmafGpuDev *dev, VmafGpuDeviceInfo *out)
+{
+    const EvlDev *d = (const EvlDev *)dev;
+    memset(out, 0, sizeof(*out));
+    snprintf(out->name, sizeof(out->name), "%s", d->info.name);
+    snprintf(out->index, sizeof(out->index), "%d:%d", d->info.platform_index,
+             d->info.device_index);
+    snprintf(out->platform, sizeof(out->platform), "%s", d->info.platform);
+    snprintf(out->driver, sizeof(out->driver), "%s", d->info.driver);
+    /* Without native binary64 the kernels compute it from float pairs (EV_FP64=0). */
+    snprintf(out->fp64, sizeof(out->fp64), "%s", d->fp64 ? "native" : "emulated");
 }
 
 static int dev_mem_info(VmafGpuDev *dev, size_t *free_bytes, size_t *total_bytes)
@@ -622,8 +638,18 @@ static int program_get(EvlDev *d, const VmafGpuProgram *prog, cl_program *out)
     }
     const char *name = prog->name ? prog->name : "unnamed";
     const char *src = vmaf_gpu_blob(prog, d->base.ops);
+    const EvlCacheId id = { d->info.name, d->info.platform, d->info.platform_version,
+                            d->info.version, d->info.driver, d->options };
+    EvlCacheKey key;
+    evl_cache_key(&id, src, &key);
+    cl_program p = evl_cache_load(d->ctx, d->device, d->options, &key, name);
+    if (p) {
+        sh->progs[sh->n_progs++] = (EvlProgram){ prog, p };
+        *out = p;
+        return 0;
+    }
     cl_int r = EVL_CL_SUCCESS;
-    cl_program p = evl_driver()->clCreateProgramWithSource(d->ctx, 1, &src, NULL, &r);
+    p = evl_driver()->clCreateProgramWithSource(d->ctx, 1, &src, NULL, &r);
     int err = EVL_CHECK_AS(r, "clCreateProgramWithSource(d->ctx, 1, &src, NULL, &r)");
     if (!err && !p) err = -EIO;
     if (err) return err;
@@ -641,6 +667,7 @@ static int program_get(EvlDev *d, const VmafGpuProgram *prog, cl_program *out)
         EVL_CHECK(evl_driver()->clReleaseProgram(p));
         return err;
     }
+    evl_cache_store(p, &key, name);
     sh->progs[sh->n_progs++] = (EvlProgram){ prog, p };
     *out = p;
     return 0;
@@ -797,6 +824,7 @@ static const VmafGpuOps evl_ops = {
     .name = "opencl",
     .close = dev_close,
     .device_name = dev_name,
+    .describe = dev_describe,
     .has_fp64 = dev_has_fp64,
     .mem_info = dev_mem_info,
     .enter = dev_enter,

@@ -26,6 +26,7 @@ typedef cl_bitfield cl_device_fp_config;
 typedef cl_uint cl_platform_info;
 typedef cl_uint cl_device_info;
 typedef cl_uint cl_program_build_info;
+typedef cl_uint cl_program_info;
 typedef cl_uint cl_profiling_info;
 typedef intptr_t cl_context_properties;
 typedef cl_uint cl_version;
@@ -135,11 +136,14 @@ enum {
     EVL_CL_DEVICE_SINGLE_FP_CONFIG = 0x101B,
     EVL_CL_DEVICE_GLOBAL_MEM_SIZE = 0x101F,
     EVL_CL_DEVICE_NAME = 0x102B,
+    EVL_CL_DRIVER_VERSION = 0x102D,
     EVL_CL_DEVICE_VERSION = 0x102F,
     EVL_CL_DEVICE_EXTENSIONS = 0x1030,
     EVL_CL_DEVICE_DOUBLE_FP_CONFIG = 0x1032,
     EVL_CL_DEVICE_OPENCL_C_FEATURES = 0x106F,
     EVL_CL_CONTEXT_PLATFORM = 0x1084,
+    EVL_CL_PROGRAM_BINARY_SIZES = 0x1165,
+    EVL_CL_PROGRAM_BINARIES = 0x1166,
     EVL_CL_PROGRAM_BUILD_LOG = 0x1183,
     EVL_CL_PROFILING_COMMAND_END = 0x1283,
 };
@@ -166,6 +170,12 @@ typedef struct EvlDriver {
     cl_int (*clReleaseMemObject)(cl_mem mem);
     cl_program (*clCreateProgramWithSource)(cl_context ctx, cl_uint n, const char **strings,
                                             const size_t *lengths, cl_int *err);
+    cl_program (*clCreateProgramWithBinary)(cl_context ctx, cl_uint n_devices,
+                                            const cl_device_id *devices, const size_t *lengths,
+                                            const unsigned char **binaries, cl_int *status,
+                                            cl_int *err);
+    cl_int (*clGetProgramInfo)(cl_program prog, cl_program_info what, size_t size, void *value,
+                               size_t *size_ret);
     cl_int (*clBuildProgram)(cl_program prog, cl_uint n_devices, const cl_device_id *devices,
                              const char *options, void (*notify)(cl_program, void *),
                              void *user_data);

@@ -188,6 +188,9 @@ static int entry_info(const EvlEntry *e, int flat, EvlDeviceInfo *out)
     copy_string(out->name, sizeof(out->name), NULL, e->device, EVL_CL_DEVICE_NAME);
     copy_string(out->platform, sizeof(out->platform), e->platform, NULL, EVL_CL_PLATFORM_NAME);
     copy_string(out->version, sizeof(out->version), NULL, e->device, EVL_CL_DEVICE_VERSION);
+    copy_string(out->driver, sizeof(out->driver), NULL, e->device, EVL_CL_DRIVER_VERSION);
+    copy_string(out->platform_version, sizeof(out->platform_version), e->platform, NULL,
+                EVL_CL_PLATFORM_VERSION);
     out->platform_index = e->platform_index;
     out->device_index = e->device_index;
     out->flat_index = flat;
@@ -251,7 +254,8 @@ int evl_device_default(int *flat_index, char *why, size_t why_len)
     int count = 0;
     int err = evl_device_count(&count, why, why_len);
     if (!err && !count) {
-        evl_set_why(why, why_len, "no OpenCL device");
+        /* enumerate's reason (no platform, platforms without devices) stays. */
+        if (!why || !why_len || !why[0]) evl_set_why(why, why_len, "no OpenCL device");
         err = -ENODEV;
     }
     *flat_index = 0;
@@ -326,9 +330,9 @@ int evl_list_devices(FILE *f)
     for (int i = 0; i < n; i++) {
         EvlDeviceInfo info;
         if (entry_info(&list[i], i, &info)) continue;
-        fprintf(f, "opencl %d:%d (%d): %s, %s, %s, fp64 %s, %" PRIu64 " MiB\n",
+        fprintf(f, "opencl %d:%d (%d): %s, %s, %s, driver %s, fp64 %s, %" PRIu64 " MiB\n",
                 info.platform_index, info.device_index, i, info.name, info.platform,
-                info.version, info.fp64 ? "yes" : "no", info.global_mem >> 20);
+                info.version, info.driver, info.fp64 ? "yes" : "no", info.global_mem >> 20);
     }
     free(list);
     return n;

@@ -21,6 +21,8 @@ int evl_device_count(int *n, char *why, size_t why_len);
 
 typedef struct EvlDeviceInfo {
     char name[256], platform[256], version[128];
+    char driver[128];       /**< CL_DRIVER_VERSION */
+    char platform_version[128];
     int platform_index, device_index, flat_index;
     bool fp64;              /**< the device has double precision */
     bool denorms;           /**< float subnormals kept (CL_FP_DENORM) */
@@ -54,6 +56,7 @@ int evl_device_default(int *flat_index, char *why, size_t why_len);
 
 /**
  * One line per device to f: "opencl P:D (N): name, platform, version,
+ * driver D,
  * fp64 yes/no, X MiB". The number of devices, or a negative errno when
  * OpenCL cannot be enumerated (a line saying why is printed then).
  */

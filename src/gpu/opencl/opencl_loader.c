@@ -4,6 +4,7 @@
  * error's name, its errno, the log line.
  */
 #include <dlfcn.h>
+#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -53,6 +54,8 @@ static void load_driver(void)
         { (void **)&d.clCreateBuffer, "clCreateBuffer" },
         { (void **)&d.clReleaseMemObject, "clReleaseMemObject" },
         { (void **)&d.clCreateProgramWithSource, "clCreateProgramWithSource" },
+        { (void **)&d.clCreateProgramWithBinary, "clCreateProgramWithBinary" },
+        { (void **)&d.clGetProgramInfo, "clGetProgramInfo" },
         { (void **)&d.clBuildProgram, "clBuildProgram" },
         { (void **)&d.clGetProgramBuildInfo, "clGetProgramBuildInfo" },
         { (void **)&d.clReleaseProgram, "clReleaseProgram" },
@@ -210,7 +213,15 @@ static int evl_errno(int r)
 int evl_check(int r, const char *call, const char *file, int line)
 {
     if (r == EVL_CL_SUCCESS) return 0;
-    vmaf_log(VMAF_LOG_LEVEL_ERROR, "opencl: %s failed with %s (%d) [%s:%d]", call,
-             evl_error_name(r), r, file, line);
+    /* The OpenCL function's name, not our argument list or source line
+     * (that is for the debug level). */
+    const char *end = strchr(call, '(');
+    if (!end) end = call + strlen(call);
+    const char *fn = end;   /* "d->cuX(...)": cuX */
+    while (fn > call && (isalnum((unsigned char)fn[-1]) || fn[-1] == '_')) fn--;
+    const int fn_len = (int)(end - fn);
+    vmaf_log(VMAF_LOG_LEVEL_ERROR, "opencl: %.*s failed with %s (%d)", fn_len, fn,
+             evl_error_name(r), r);
+    vmaf_log(VMAF_LOG_LEVEL_DEBUG, "opencl: %s failed at %s:%d", call, file, line);
     return evl_errno(r);
 }

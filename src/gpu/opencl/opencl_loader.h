@@ -26,8 +26,9 @@ const char *evl_error_name(int cl_err);
 
 /**
  * Check one OpenCL call's result: 0 on success; otherwise log
- * "opencl: <call> failed with <NAME> (<code>) [file:line]" and return a
- * negative errno (-ENOMEM, -ENODEV, -EINVAL, -ENOTSUP or -EIO).
+ * "opencl: <function> failed with <NAME> (<code>)" (the call's text and
+ * our source line at the debug level) and return a negative errno
+ * (-ENOMEM, -ENODEV, -EINVAL, -ENOTSUP or -EIO).
  */
 int evl_check(int r, const char *call, const char *file, int line);
 #define EVL_CHECK(call) evl_check((call), #call, __FILE__, __LINE__)
