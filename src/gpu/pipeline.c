@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gpu/fault.h"
 #include "gpu/pipeline_internal.h"
 #include "log.h"
 #include "picture_internal.h"
@@ -60,6 +61,7 @@ int vmaf_gpu_create(VmafGpu **out, VmafGpuDev **dev, unsigned n_dev,
             close_devices(dev, n_dev);
             return -EINVAL;
         }
+    for (unsigned d = 0; d < n_dev; d++) vmaf_gpu_fault_arm(dev[d]);
     VmafGpu *gpu = calloc(1, sizeof(*gpu));
     if (!gpu) goto fail;
     if (pthread_mutex_init(&gpu->lock, NULL)) goto fail;
