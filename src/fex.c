@@ -120,6 +120,31 @@ int vmaf_fex_flush(VmafFex *fex, unsigned call_index)
     return flush(fex);
 }
 
+bool vmaf_fex_can_take_over(const VmafFex *fex)
+{
+    return !fex->twin || !(fex->desc->flags & VMAF_FEX_TEMPORAL) || fex->twin->handover;
+}
+
+int vmaf_fex_take_over(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                       const unsigned *index, unsigned n)
+{
+    if (!fex->twin) return 0;
+    if (!vmaf_fex_can_take_over(fex)) return -ENOTSUP;
+    const bool temporal = fex->desc->flags & VMAF_FEX_TEMPORAL;
+    int err = temporal ? fex->twin->handover(fex) : 0;
+    if (fex->twin->close) fex->twin->close(fex);
+    free(fex->twin_priv);
+    fex->twin_priv = NULL;
+    fex->twin = NULL;
+    fex->env.gpu = NULL;
+    for (unsigned k = 0; temporal && fex->desc->prime && k < n && !err; k++) {
+        fex->call_index = index[k];
+        fex->emit_seq = 0;
+        err = fex->desc->prime(fex, &ref[k], &dist[k], index[k]);
+    }
+    return err;
+}
+
 void vmaf_fex_destroy(VmafFex *fex)
 {
     if (!fex) return;

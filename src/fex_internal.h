@@ -31,6 +31,17 @@ int vmaf_fex_flush(VmafFex *fex, unsigned call_index);
 int vmaf_fex_conclude(VmafFex *fex, const struct VmafGpuFrame *fr, void *lp);
 void vmaf_fex_destroy(VmafFex *fex);
 
+/** Whether a twin instance can continue on the CPU (vmaf_fex_take_over). */
+bool vmaf_fex_can_take_over(const VmafFex *fex);
+/**
+ * A twin instance becomes a CPU instance after its pipeline is gone: a
+ * temporal one keeps what its twin accumulated (handover) and is primed
+ * with the pictures of the n frames before the first one the CPU computes
+ * (oldest first). -ENOTSUP where the twin cannot hand over.
+ */
+int vmaf_fex_take_over(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                       const unsigned *index, unsigned n);
+
 /**
  * Identity of (extractor, options) used to merge duplicate registrations:
  * the name with its non-default feature-parameter options. malloc'd.
