@@ -27,7 +27,8 @@ typedef struct Registration {
     char *identity;
     bool on_caller;     /* CPU instance on the calling thread (temporal) */
     bool gpu;           /* computed by its twin in the GPU pipeline */
-    bool moved;         /* was on the GPU, moved to the CPU by a failover */
+    bool moved;         /* was on the GPU, moved to the CPU by a failover ... */
+    unsigned cpu_from;  /* ... from this frame on */
 } Registration;
 
 typedef struct Job {

@@ -162,6 +162,12 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
     const unsigned history = vmaf_gpu_history(vmaf->gpu);
     const unsigned n_hist = first < history ? first : history;
     const unsigned from = first < fo->n_kept ? fo->kept[first].index : before;
+    /* The failing frame itself may be concluded by the twins before the one
+     * whose conclusion failed: each metric goes on after its own last frame. */
+    for (unsigned i = 0; i < vmaf->n_reg; i++) {
+        const VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] : NULL;
+        if (fex) vmaf->reg[i].cpu_from = fex->twin_next > from ? fex->twin_next : from;
+    }
 
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
         const VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] : NULL;
@@ -173,6 +179,9 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
     }
     /* Before anything changes: the pictures the CPU reads, on the host. */
     if (kept_to_host(fo, first - n_hist)) return err;
+    /* The history is the kept frames before a metric's seam (the failing
+     * frame's, or the next one's where its twin concluded it). */
+    const unsigned hist_end = first < fo->n_kept ? first + 1 : first;
     int werr = vmaf_ctx_workers_idle(vmaf);
     if (werr) return werr;
 
@@ -187,14 +196,6 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
     fo->holding = false;
     snprintf(fo->why, sizeof(fo->why), "%s", first_error[0] ? first_error : strerror(-err));
 
-    VmafPicture href[VMAF_GPU_MAX_HISTORY], hdist[VMAF_GPU_MAX_HISTORY];
-    unsigned hindex[VMAF_GPU_MAX_HISTORY];
-    for (unsigned k = 0; k < n_hist; k++) {
-        const Kept *h = &fo->kept[first - n_hist + k];
-        href[k] = h->ref;
-        hdist[k] = h->dist;
-        hindex[k] = h->index;
-    }
     fo->moved = calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(*fo->moved));
     if (!fo->moved) err = -ENOMEM;
     int terr = fo->moved ? 0 : err;
@@ -207,12 +208,20 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
         r->moved = true;
         r->on_caller = vmaf_ctx_is_temporal(vmaf, i);
         if (r->on_caller && !terr) {
-            terr = vmaf_fex_take_over(fex, href, hdist, hindex, n_hist);
+            VmafPicture href[VMAF_GPU_MAX_HISTORY], hdist[VMAF_GPU_MAX_HISTORY];
+            unsigned hindex[VMAF_GPU_MAX_HISTORY], n = 0, k = hist_end;
+            while (k > 0 && fo->kept[k - 1].index >= r->cpu_from) k--;
+            for (unsigned j = k - (k < history ? k : history); j < k; j++, n++) {
+                href[n] = fo->kept[j].ref;
+                hdist[n] = fo->kept[j].dist;
+                hindex[n] = fo->kept[j].index;
+            }
+            terr = vmaf_fex_take_over(fex, href, hdist, hindex, n);
             vmaf->inst[i] = fex;
         } else {
             vmaf_fex_destroy(fex);
         }
-        if (fo->moved) fo->moved[fo->n_moved++] = (Moved){ .reg = i, .frame = from };
+        if (fo->moved) fo->moved[fo->n_moved++] = (Moved){ .reg = i, .frame = r->cpu_from };
         const size_t len = strlen(names);
         snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "", r->desc->name);
     }

@@ -72,6 +72,7 @@ int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     /* The CPU path validates the geometry and the options first, with its
      * messages, for the twin as well. */
     const int err = fex->desc->init ? fex->desc->init(fex, pix_fmt, bpc, w, h) : 0;
+    if (err) fex->twin = NULL;  /* the metric's own refusal, on any backend */
     if (err || !fex->twin) return err;
     if (fex->twin->priv_size) {
         fex->twin_priv = calloc(1, fex->twin->priv_size);
@@ -108,7 +109,9 @@ int vmaf_fex_conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     if (!fex->twin) return -EINVAL;
     fex->call_index = fr->index;
     fex->emit_seq = 0;
-    return fex->twin->conclude(fex, fr, lp);
+    const int err = fex->twin->conclude(fex, fr, lp);
+    if (!err) fex->twin_next = fr->index + 1;
+    return err;
 }
 
 int vmaf_fex_flush(VmafFex *fex, unsigned call_index)

@@ -17,7 +17,9 @@ int vmaf_fex_create(VmafFex **fex, const VmafFeatureExtractor *desc,
  * Initialise: the CPU path's init, then, for an instance made with a GPU
  * pipeline (env.gpu) and a twin for its backend, the twin's init, whose
  * needs go to the pipeline with the instance (vmaf_gpu_add). A twin that
- * declines leaves fex->twin NULL: the CPU path, initialised, computes.
+ * declines leaves fex->twin NULL: the CPU path, initialised, computes. An
+ * error of the CPU path's init (the metric refuses the geometry or its
+ * options, on every backend) also leaves fex->twin NULL.
  */
 int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                   unsigned w, unsigned h);

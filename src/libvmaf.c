@@ -562,7 +562,8 @@ static int extract_frame(VmafContext *vmaf, VmafFex **inst, const Job *job,
 {
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
         if (!inst[i] || vmaf->reg[i].gpu || on_caller(&vmaf->reg[i]) != temporal) continue;
-        if (job->moved_only && !vmaf->reg[i].moved) continue;
+        if (job->moved_only && (!vmaf->reg[i].moved || job->index < vmaf->reg[i].cpu_from))
+            continue;
         if (skip_by_subsample(vmaf, &vmaf->reg[i], job->index)) continue;
         int err = vmaf_fex_extract(inst[i], &job->ref, &job->dist, job->index);
         if (err) {
@@ -792,7 +793,7 @@ static void destroy_gpu(VmafContext *vmaf)
 
 /* The GPU pipeline and its twins, when a device is open; a metric whose
  * twin declines (or that has none) stays on the CPU. */
-static int start_gpu(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev)
+static int start_gpu(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev, bool *refused)
 {
     const VmafGpuConfig gc = { .frames_in_flight = vmaf->frames_in_flight,
                                .log_id = vmaf->log_id, .conclude = vmaf_fex_conclude };
@@ -820,6 +821,8 @@ static int start_gpu(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev)
         if (err) {
             vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: cannot start on %ux%u %u-bit pictures (%s)",
                      r->desc->name, vmaf->w, vmaf->h, vmaf->bpc, strerror(-err));
+            /* The metric refuses these pictures whatever computes it. */
+            *refused = !fex->twin;
             vmaf_fex_destroy(fex);
             return err;
         }
@@ -854,8 +857,9 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     /* Under backend auto a GPU's errors are held back: the CPU can take over. */
     const bool hold = n_dev && falls_back(vmaf);
     if (hold) vmaf_log_hold(vmaf->log_id);
-    if (n_dev) err = start_gpu(vmaf, dev, n_dev);
-    if (err && hold) {
+    bool refused = false;
+    if (n_dev) err = start_gpu(vmaf, dev, n_dev, &refused);
+    if (err && hold && !refused) {
         /* Nothing computed yet: the CPU takes every metric from frame 0. */
         destroy_gpu(vmaf);
         char why[400];

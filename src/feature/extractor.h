@@ -170,6 +170,8 @@ struct VmafFex {
     const VmafFexTwin *twin; /**< the backend computing this instance; NULL: CPU */
     void *twin_priv;        /**< the twin's own state */
     char *share_key;        /**< vmaf_fex_share_lead()'s key, or NULL */
+    /** Index after the last frame its twin concluded (a failover's seam). */
+    unsigned twin_next;
 };
 
 /*

@@ -185,11 +185,11 @@ void vmaf_gpu_fault_arm(VmafGpuDev *d)
     pthread_mutex_unlock(&fault_lock);
 }
 
-void vmaf_gpu_fault_report(void)
+void vmaf_gpu_fault_report(const char *when)
 {
     if (!counting) return;
-    vmaf_log(VMAF_LOG_LEVEL_WARNING, "EXACTVMAF_GPU_FAULT=count: alloc %u launch %u copy %u "
-             "download %u sync %u, %u calls in all", atomic_load(&n_calls[FAULT_ALLOC]),
+    vmaf_log(VMAF_LOG_LEVEL_WARNING, "EXACTVMAF_GPU_FAULT=count %s: alloc %u launch %u copy %u "
+             "download %u sync %u, %u calls in all", when, atomic_load(&n_calls[FAULT_ALLOC]),
              atomic_load(&n_calls[FAULT_LAUNCH]), atomic_load(&n_calls[FAULT_COPY]),
              atomic_load(&n_calls[FAULT_DOWNLOAD]), atomic_load(&n_calls[FAULT_SYNC]),
              atomic_load(&n_calls[FAULT_LOST]));

@@ -290,6 +290,7 @@ shrink:
     }
     if (pthread_create(&gpu->thread, NULL, gpu_completion_main, gpu)) return -ENOMEM;
     gpu->thread_on = true;
+    vmaf_gpu_fault_report("started");
     vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: %u frames in flight per device, %.1f MiB each",
              vmaf_gpu_backend(gpu), made, mib(gpu->lane[0]->bytes));
     return 0;

@@ -151,7 +151,7 @@ int vmaf_gpu_drain(VmafGpu *gpu)
     while (gpu->n_concluded < gpu->n_submitted) pthread_cond_wait(&gpu->cond_free, &gpu->lock);
     const int err = gpu->err;
     pthread_mutex_unlock(&gpu->lock);
-    vmaf_gpu_fault_report();
+    vmaf_gpu_fault_report("drained");
     return err;
 }
 
