@@ -55,7 +55,10 @@ int vmaf_failover_create(VmafContext *vmaf)
     VmafFailover *fo = calloc(1, sizeof(*fo));
     if (!fo) return -ENOMEM;
     vmaf->failover = fo;
-    vmaf_log_hold(vmaf->log_id);    /* start() holds already; here for any caller */
+    /* What the start recovered from (fewer frames in flight where memory
+     * was short, said as info) is not the run's error. */
+    vmaf_log_release(vmaf->log_id, false, NULL, 0);
+    vmaf_log_hold(vmaf->log_id);
     fo->holding = true;
     return 0;
 }

@@ -21,7 +21,7 @@ int vmaf_failover_keep(VmafContext *vmaf, const VmafPicture *ref, const VmafPict
  * 0 once the CPU has taken over, else `err` (the run ends).
  */
 int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before);
-/** The run ends with an error: the GPU's held errors are shown. */
+/** The run ends with an error, or the GPU's work is done: the held errors are shown. */
 void vmaf_failover_give_up(VmafContext *vmaf);
 
 #endif

@@ -960,6 +960,8 @@ static int flush(VmafContext *vmaf)
         err = vmaf_gpu_drain(vmaf->gpu);
         /* Under backend auto the frames the GPU dropped go to the CPU. */
         if (err && vmaf->failover) err = vmaf_failover_run(vmaf, err, UINT_MAX);
+        /* The GPU's work is done: nothing more to hold back. */
+        if (!err && vmaf->failover) vmaf_failover_give_up(vmaf);
     }
     if (vmaf->worker) {
         const int werr = vmaf_ctx_workers_idle(vmaf);
