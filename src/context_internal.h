@@ -68,7 +68,7 @@ struct VmafContext {
     bool sync_ok;
 
     bool started, flushed;
-    int start_err;      /* sticky: extractors could not start */
+    int start_err;      /* sticky: extractors could not start (or continue, failover.c) */
     enum VmafPixelFormat pix_fmt;
     unsigned bpc, w, h;
     unsigned pic_cnt;

@@ -234,6 +234,8 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
     if (terr) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "the GPU failed (%s) and its metrics cannot continue "
                  "on the CPU (%s)", fo->why, strerror(-terr));
+        /* The pipeline and its sticky error are gone: the run's stays. */
+        vmaf->start_err = terr;
         return terr;
     }
     if (from == UINT_MAX)
@@ -256,6 +258,7 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
         if (!terr) terr = vmaf_ctx_compute(vmaf, &job);
     }
     release_kept(fo);
+    if (terr) vmaf->start_err = terr;
     return terr;
 }
 

@@ -141,8 +141,14 @@ def check_failover(a, tmp, auto, extra, ref_vals, fault, frames, label):
             errs.append('%d values differ from the CPU run, first %s' % (len(bad), bad[:3]))
     elif not r.returncode:
         errs.append('no output file')
+    said = ''
+    if len(notices) == 1:
+        m = NOTICE.search(notices[0])
+        said = ('the CPU from frame %s' % m.group(4) if m else
+                'the CPU from frame 0 (the GPU could not start)' if NOTICE_START.search(notices[0])
+                else 'the CPU after the last frame')
     print('%s %-16s %-9s %s: %s' % ('FAIL' if errs else 'ok  ', fault, label, ' '.join(extra),
-                                      '; '.join(errs) or notices[0].split('warning: ')[-1][:150]))
+                                      '; '.join(errs) or said))
     if errs:
         print('\n'.join('    ' + l for l in r.lines[-8:]))
     return not errs
