@@ -53,4 +53,12 @@ const VmafDict *vmaf_ctx_backends(VmafContext *vmaf);
 /** Extractor name -> the devices that computed it (device_record.h); NULL before the first picture. */
 const VmafDeviceRecords *vmaf_ctx_devices(VmafContext *vmaf);
 
+/**
+ * The i-th metric that moved from the GPU to the CPU mid-run (backend
+ * auto): its extractor, the first frame the CPU computed and what failed
+ * on the GPU. -ENOENT past the last (none when no GPU failed).
+ */
+int vmaf_ctx_failover_at(VmafContext *vmaf, unsigned i, const char **extractor,
+                         unsigned *frame, const char **why);
+
 #endif

@@ -72,6 +72,7 @@ int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     /* The CPU path validates the geometry and the options first, with its
      * messages, for the twin as well. */
     const int err = fex->desc->init ? fex->desc->init(fex, pix_fmt, bpc, w, h) : 0;
+    if (err) fex->twin = NULL;  /* the metric's own refusal, on any backend */
     if (err || !fex->twin) return err;
     if (fex->twin->priv_size) {
         fex->twin_priv = calloc(1, fex->twin->priv_size);
@@ -108,7 +109,9 @@ int vmaf_fex_conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     if (!fex->twin) return -EINVAL;
     fex->call_index = fr->index;
     fex->emit_seq = 0;
-    return fex->twin->conclude(fex, fr, lp);
+    const int err = fex->twin->conclude(fex, fr, lp);
+    if (!err) fex->twin_next = fr->index + 1;
+    return err;
 }
 
 int vmaf_fex_flush(VmafFex *fex, unsigned call_index)
@@ -118,6 +121,31 @@ int vmaf_fex_flush(VmafFex *fex, unsigned call_index)
     fex->call_index = call_index;
     fex->emit_seq = 0;
     return flush(fex);
+}
+
+bool vmaf_fex_can_take_over(const VmafFex *fex)
+{
+    return !fex->twin || !(fex->desc->flags & VMAF_FEX_TEMPORAL) || fex->twin->handover;
+}
+
+int vmaf_fex_take_over(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                       const unsigned *index, unsigned n)
+{
+    if (!fex->twin) return 0;
+    if (!vmaf_fex_can_take_over(fex)) return -ENOTSUP;
+    const bool temporal = fex->desc->flags & VMAF_FEX_TEMPORAL;
+    int err = temporal ? fex->twin->handover(fex) : 0;
+    if (fex->twin->close) fex->twin->close(fex);
+    free(fex->twin_priv);
+    fex->twin_priv = NULL;
+    fex->twin = NULL;
+    fex->env.gpu = NULL;
+    for (unsigned k = 0; temporal && fex->desc->prime && k < n && !err; k++) {
+        fex->call_index = index[k];
+        fex->emit_seq = 0;
+        err = fex->desc->prime(fex, &ref[k], &dist[k], index[k]);
+    }
+    return err;
 }
 
 void vmaf_fex_destroy(VmafFex *fex)

@@ -14,15 +14,17 @@
  * others run on the CPU as above, in the same run.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "context.h"
+#include "context_internal.h"
 #include "device_record.h"
 #include "export.h"
+#include "failover.h"
 #include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
 #include "gpu/dev_picture.h"
@@ -32,78 +34,6 @@
 #include "gpu/pipeline.h"
 #include "log.h"
 #include "picture_internal.h"
-
-typedef struct Registration {
-    const VmafFeatureExtractor *desc;
-    VmafDict *opts;
-    char *identity;
-    bool on_caller;     /* CPU instance on the calling thread (temporal) */
-    bool gpu;           /* computed by its twin in the GPU pipeline */
-} Registration;
-
-typedef struct Job {
-    VmafPicture ref, dist;
-    unsigned index;
-} Job;
-
-typedef struct Worker {
-    VmafContext *vmaf;
-    VmafFex **inst;     /* one per registration; NULL for temporal ones */
-    pthread_t thread;
-    bool started;
-} Worker;
-
-struct VmafContext {
-    VmafConfiguration cfg;
-    enum ExactvmafDivision division;
-    int output_precision;
-    VmafFeatureCollector *fc;
-
-    Registration *reg;
-    unsigned n_reg;
-
-    /* Instances used on the calling thread: temporal ones, and all of them
-     * when there are no workers. */
-    VmafFex **inst;
-
-    Worker *worker;
-    unsigned n_workers;
-    Job *queue;
-    unsigned q_cap, q_head, q_len, busy;
-    bool stop;
-    int worker_err;
-    pthread_mutex_t lock;
-    pthread_cond_t cond_job, cond_space, cond_idle;
-    bool sync_ok;
-
-    bool started, flushed;
-    int start_err;      /* sticky: extractors could not start */
-    enum VmafPixelFormat pix_fmt;
-    unsigned bpc, w, h;
-    unsigned pic_cnt;
-    long long last_index;
-    struct timespec t_start, t_end;
-
-    VmafPicturePool *pool;
-    EvcPicturePool *dev_pool;   /* pictures in device memory (METHOD_DEVICE) */
-
-    enum ExactvmafBackend backend;
-    bool backend_chosen;    /* set by the caller rather than the default */
-    int gpu_list[VMAF_GPU_MAX_DEVICES];
-    unsigned n_gpu;         /* 0: every device */
-    bool gpu_named;         /* devices named by the caller (not the default device 0) */
-    unsigned frames_in_flight;
-    char opencl_device[32]; /* "N" or "P:D" (exactvmaf_set_opencl_device); "" from gpu_list */
-    int opencl_fp64;        /* enum ExactvmafFp64 */
-    VmafCudaState *cuda;    /* imported (vmaf_cuda_import_state) until start; owned */
-    VmafGpu *gpu;           /* the GPU frame pipeline, from start */
-    VmafFex **gpu_inst;     /* per registration: its instance in the pipeline, or NULL */
-    VmafDict *backends;     /* extractor name -> backend that computed it */
-    VmafDeviceRecords *devices; /* extractor name -> the devices that computed it */
-    VmafDict *gpu_rec[VMAF_GPU_MAX_DEVICES];   /* the opened devices' records, once each */
-    unsigned n_gpu_rec;
-    uint64_t log_id;        /* this context's log target (log.h) */
-};
 
 void vmaf_ctx_bind_log(const VmafContext *vmaf) { vmaf_log_bind(vmaf ? vmaf->log_id : 0); }
 VmafFeatureCollector *vmaf_ctx_collector(VmafContext *vmaf) { return vmaf->fc; }
@@ -198,7 +128,8 @@ VMAF_EXPORT int exactvmaf_set_backend(VmafContext *vmaf, enum ExactvmafBackend b
     vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
     if (backend != EXACTVMAF_BACKEND_CPU && backend != EXACTVMAF_BACKEND_CUDA &&
-        backend != EXACTVMAF_BACKEND_AUTO && backend != EXACTVMAF_BACKEND_OPENCL) {
+        backend != EXACTVMAF_BACKEND_AUTO && backend != EXACTVMAF_BACKEND_OPENCL &&
+        backend != EXACTVMAF_BACKEND_AUTO_OPENCL) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "unknown backend %d", (int)backend);
         return -EINVAL;
     }
@@ -486,6 +417,11 @@ static bool is_temporal(const Registration *r)
     return r->desc->flags & VMAF_FEX_TEMPORAL;
 }
 
+bool vmaf_ctx_is_temporal(const VmafContext *vmaf, unsigned i)
+{
+    return is_temporal(&vmaf->reg[i]);
+}
+
 /* Temporal CPU extractors have their instance on the calling thread. */
 static bool on_caller(const Registration *r)
 {
@@ -499,32 +435,38 @@ static void destroy_instances(VmafFex **inst, unsigned n)
     free(inst);
 }
 
+int vmaf_ctx_fill_instances(VmafContext *vmaf, VmafFex **inst, bool temporal, bool non_temporal)
+{
+    for (unsigned i = 0; i < vmaf->n_reg; i++) {
+        const Registration *r = &vmaf->reg[i];
+        if (inst[i] || r->gpu || (on_caller(r) ? !temporal : !non_temporal)) continue;
+        /* The instances before this one in the set may lead a shared pass. */
+        const VmafFexEnv env = { .division = vmaf->division, .siblings = inst, .n_siblings = i };
+        int err = vmaf_fex_create(&inst[i], r->desc, r->opts, &env, vmaf->fc, i);
+        if (err) return err;
+        err = vmaf_fex_init(inst[i], vmaf->pix_fmt, vmaf->bpc, vmaf->w, vmaf->h);
+        if (err) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: cannot start on %ux%u %u-bit pictures (%s)",
+                     r->desc->name, vmaf->w, vmaf->h, vmaf->bpc, strerror(-err));
+            return err;
+        }
+    }
+    return 0;
+}
+
 /* Instances for one thread: temporal ones only on the calling thread. */
 static int create_instances(VmafContext *vmaf, VmafFex ***out, bool temporal,
                             bool non_temporal)
 {
     VmafFex **inst = calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(*inst));
     if (!inst) return -ENOMEM;
-    int err = 0;
-    for (unsigned i = 0; i < vmaf->n_reg; i++) {
-        const Registration *r = &vmaf->reg[i];
-        if (r->gpu || (on_caller(r) ? !temporal : !non_temporal)) continue;
-        /* The instances before this one in the set may lead a shared pass. */
-        const VmafFexEnv env = { .division = vmaf->division, .siblings = inst, .n_siblings = i };
-        err = vmaf_fex_create(&inst[i], r->desc, r->opts, &env, vmaf->fc, i);
-        if (err) goto fail;
-        err = vmaf_fex_init(inst[i], vmaf->pix_fmt, vmaf->bpc, vmaf->w, vmaf->h);
-        if (err) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: cannot start on %ux%u %u-bit pictures (%s)",
-                     r->desc->name, vmaf->w, vmaf->h, vmaf->bpc, strerror(-err));
-            goto fail;
-        }
+    const int err = vmaf_ctx_fill_instances(vmaf, inst, temporal, non_temporal);
+    if (err) {
+        destroy_instances(inst, vmaf->n_reg);
+        return err;
     }
     *out = inst;
     return 0;
-fail:
-    destroy_instances(inst, vmaf->n_reg);
-    return err;
 }
 
 static bool subsampled_out(const VmafContext *vmaf, unsigned index)
@@ -559,7 +501,7 @@ static int handed_over(VmafPicture *pic)
  * host copy (downloaded here, once); the pipeline holds its own reference
  * to the device picture.
  */
-static int to_host(VmafPicture *pic)
+int vmaf_ctx_to_host(VmafPicture *pic)
 {
     if (!vmaf_picture_device(pic)) return 0;
     VmafPicture host;
@@ -585,6 +527,8 @@ static int extract_frame(VmafContext *vmaf, VmafFex **inst, const Job *job,
 {
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
         if (!inst[i] || vmaf->reg[i].gpu || on_caller(&vmaf->reg[i]) != temporal) continue;
+        if (job->moved_only && (!vmaf->reg[i].moved || job->index < vmaf->reg[i].cpu_from))
+            continue;
         if (skip_by_subsample(vmaf, &vmaf->reg[i], job->index)) continue;
         int err = vmaf_fex_extract(inst[i], &job->ref, &job->dist, job->index);
         if (err) {
@@ -730,6 +674,13 @@ static int open_cuda(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev, char 
     return err;
 }
 
+/* Whether the CPU takes over where the GPU cannot start or fails mid-run. */
+static bool falls_back(const VmafContext *vmaf)
+{
+    return vmaf->backend == EXACTVMAF_BACKEND_AUTO ||
+           vmaf->backend == EXACTVMAF_BACKEND_AUTO_OPENCL;
+}
+
 /* Resolve the backend: open the GPU devices when one is asked for. A GPU
  * backend without a usable device is an error; auto (CUDA, else the CPU)
  * falls back to the CPU (saying so when auto was asked for rather than the
@@ -743,8 +694,9 @@ static int open_backend(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev)
         return 0;
     }
     char why[256] = "";
-    const bool opencl = vmaf->backend == EXACTVMAF_BACKEND_OPENCL;
-    const bool automatic = vmaf->backend == EXACTVMAF_BACKEND_AUTO;
+    const bool opencl = vmaf->backend == EXACTVMAF_BACKEND_OPENCL ||
+                        vmaf->backend == EXACTVMAF_BACKEND_AUTO_OPENCL;
+    const bool automatic = falls_back(vmaf);
     /* The failing call is told once, with the device, in the one line
      * below: a notice under auto (the failure is not the run's), else the
      * error. */
@@ -768,7 +720,8 @@ static int open_backend(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev)
             const bool absent = err == -ENODEV && !*call;
             vmaf_log(vmaf->backend_chosen || !absent ? VMAF_LOG_LEVEL_WARNING
                                                      : VMAF_LOG_LEVEL_INFO,
-                     "backend auto: CUDA not used (%s%s%s); computing on the CPU", why,
+                     "backend %s: %s not used (%s%s%s); computing on the CPU",
+                     opencl ? "auto-opencl" : "auto", opencl ? "OpenCL" : "CUDA", why,
                      *call ? ": " : "", call);
             return 0;
         }
@@ -844,7 +797,7 @@ static void destroy_gpu(VmafContext *vmaf)
 
 /* The GPU pipeline and its twins, when a device is open; a metric whose
  * twin declines (or that has none) stays on the CPU. */
-static int start_gpu(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev)
+static int start_gpu(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev, bool *refused)
 {
     const VmafGpuConfig gc = { .frames_in_flight = vmaf->frames_in_flight,
                                .log_id = vmaf->log_id, .conclude = vmaf_fex_conclude };
@@ -872,6 +825,8 @@ static int start_gpu(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev)
         if (err) {
             vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: cannot start on %ux%u %u-bit pictures (%s)",
                      r->desc->name, vmaf->w, vmaf->h, vmaf->bpc, strerror(-err));
+            /* The metric refuses these pictures whatever computes it. */
+            *refused = !fex->twin;
             vmaf_fex_destroy(fex);
             return err;
         }
@@ -908,7 +863,25 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
         for (unsigned k = 0; k < n_dev; k++) dev[k]->ops->close(dev[k]);
         return err;
     }
-    if (n_dev) err = start_gpu(vmaf, dev, n_dev);
+    /* Under backend auto a GPU's errors are held back: the CPU can take over. */
+    const bool hold = n_dev && falls_back(vmaf);
+    if (hold) vmaf_log_hold(vmaf->log_id);
+    bool refused = false;
+    if (n_dev) err = start_gpu(vmaf, dev, n_dev, &refused);
+    if (err && hold && !refused) {
+        /* Nothing computed yet: the CPU takes every metric from frame 0. */
+        destroy_gpu(vmaf);
+        char why[400];
+        vmaf_log_release(vmaf->log_id, false, why, sizeof(why));
+        vmaf_log(VMAF_LOG_LEVEL_WARNING, "backend auto: the GPU could not start (%s); "
+                 "computing on the CPU from frame 0", why[0] ? why : strerror(-err));
+        for (unsigned i = 0; i < vmaf->n_reg; i++) vmaf->reg[i].gpu = false;
+        err = 0;
+    } else if (hold && !err && vmaf->gpu) {
+        err = vmaf_failover_create(vmaf);
+    } else if (hold) {
+        vmaf_log_release(vmaf->log_id, true, NULL, 0);
+    }
     if (err) return err;
     for (unsigned i = 0; i < vmaf->n_reg; i++)
         vmaf->reg[i].on_caller = is_temporal(&vmaf->reg[i]) && !vmaf->reg[i].gpu;
@@ -917,8 +890,14 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     err = create_instances(vmaf, &vmaf->inst, true, !threaded);
     if (!err) err = record_backends(vmaf);
     if (err) return err;
-    if (!threaded) return 0;
+    return threaded ? vmaf_ctx_start_workers(vmaf) : 0;
+}
 
+int vmaf_ctx_start_workers(VmafContext *vmaf)
+{
+    int err;
+    vmaf->stop = false;
+    vmaf->q_head = vmaf->q_len = vmaf->busy = 0;
     vmaf->n_workers = vmaf->cfg.n_threads;
     vmaf->q_cap = 2 * vmaf->n_workers;
     vmaf->queue = calloc(vmaf->q_cap, sizeof(*vmaf->queue));
@@ -973,19 +952,30 @@ static int validate(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture
     return 0;
 }
 
+int vmaf_ctx_workers_idle(VmafContext *vmaf)
+{
+    if (!vmaf->worker) return 0;
+    pthread_mutex_lock(&vmaf->lock);
+    while (vmaf->q_len || vmaf->busy) pthread_cond_wait(&vmaf->cond_idle, &vmaf->lock);
+    const int err = vmaf->worker_err;
+    pthread_mutex_unlock(&vmaf->lock);
+    return err;
+}
+
 static int flush(VmafContext *vmaf)
 {
     int err = 0;
-    if (vmaf->worker) {
-        pthread_mutex_lock(&vmaf->lock);
-        while (vmaf->q_len || vmaf->busy) pthread_cond_wait(&vmaf->cond_idle, &vmaf->lock);
-        err = vmaf->worker_err;
-        pthread_mutex_unlock(&vmaf->lock);
-        stop_workers(vmaf);
-    }
     if (vmaf->gpu) {
-        const int gerr = vmaf_gpu_drain(vmaf->gpu);
-        if (!err) err = gerr;
+        err = vmaf_gpu_drain(vmaf->gpu);
+        /* Under backend auto the frames the GPU dropped go to the CPU. */
+        if (err && vmaf->failover) err = vmaf_failover_run(vmaf, err, UINT_MAX);
+        /* The GPU's work is done: nothing more to hold back. */
+        if (!err && vmaf->failover) vmaf_failover_give_up(vmaf);
+    }
+    if (vmaf->worker) {
+        const int werr = vmaf_ctx_workers_idle(vmaf);
+        if (!err) err = werr;
+        stop_workers(vmaf);
     }
     for (unsigned i = 0; !err && i < vmaf->n_reg; i++) {
         VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] :
@@ -1001,11 +991,23 @@ static int flush(VmafContext *vmaf)
     return err;
 }
 
+static int read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
+                         unsigned index);
+
 VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref,
                                    VmafPicture *dist, unsigned index)
 {
     vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
+    const int err = read_pictures(vmaf, ref, dist, index);
+    /* The GPU's errors held back for a failover are the run's now. */
+    if (err) vmaf_failover_give_up(vmaf);
+    return err;
+}
+
+static int read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
+                         unsigned index)
+{
     if (!ref != !dist) return -EINVAL;
     if (!ref) {
         if (vmaf->flushed) return -EINVAL;
@@ -1053,12 +1055,18 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref,
     const bool dev = vmaf_picture_device(&job.ref) || vmaf_picture_device(&job.dist);
     if (dev) err = handed_over(&job.ref);
     if (!err && dev) err = handed_over(&job.dist);
-    if (!err && gpu_work(vmaf, index))
-        err = vmaf_gpu_submit(vmaf->gpu, &job.ref, &job.dist, index,
-                              !subsampled_out(vmaf, index));
+    if (!err && gpu_work(vmaf, index)) {
+        if (vmaf->failover) err = vmaf_failover_keep(vmaf, &job.ref, &job.dist, index);
+        if (!err)
+            err = vmaf_gpu_submit(vmaf->gpu, &job.ref, &job.dist, index,
+                                  !subsampled_out(vmaf, index));
+        /* Under backend auto the frames the GPU dropped, before this one, go
+         * to the CPU, which then computes this one with the others. */
+        if (err && vmaf->failover) err = vmaf_failover_run(vmaf, err, index);
+    }
     if (!err && dev && cpu_work(vmaf)) {
-        err = to_host(&job.ref);
-        if (!err) err = to_host(&job.dist);
+        err = vmaf_ctx_to_host(&job.ref);
+        if (!err) err = vmaf_ctx_to_host(&job.dist);
     }
     if (err) {
         vmaf_picture_unref(&job.ref);
@@ -1067,8 +1075,14 @@ VMAF_EXPORT int vmaf_read_pictures(VmafContext *vmaf, VmafPicture *ref,
     }
     vmaf->last_index = index;
     vmaf->pic_cnt++;
+    return vmaf_ctx_compute(vmaf, &job);
+}
 
-    err = extract_frame(vmaf, vmaf->inst, &job, true);
+/* The CPU's part of a frame; the job's pictures are released. */
+int vmaf_ctx_compute(VmafContext *vmaf, Job *jp)
+{
+    Job job = *jp;
+    int err = extract_frame(vmaf, vmaf->inst, &job, true);
     if (err || !vmaf->worker) {
         if (!err) err = extract_frame(vmaf, vmaf->inst, &job, false);
         vmaf_picture_unref(&job.ref);
@@ -1160,6 +1174,7 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     if (!vmaf) return -EINVAL;
     stop_workers(vmaf);
     destroy_gpu(vmaf);
+    vmaf_failover_destroy(vmaf);
     destroy_instances(vmaf->inst, vmaf->n_reg);
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
         vmaf_dict_free(&vmaf->reg[i].opts);

@@ -10,18 +10,26 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "export.h"
 #include "log.h"
+
+#define HELD_MAX 8
 
 typedef struct LogTarget {
     uint64_t id;
     int level;
     ExactvmafLogCallback cb;
     void *opaque;
+    /* Errors held back (vmaf_log_hold), the first HELD_MAX of them. */
+    bool hold;
+    unsigned n_held;
+    char *held[HELD_MAX];
 } LogTarget;
 
 static pthread_mutex_t targets_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -48,6 +56,9 @@ const char *vmaf_log_held_error(void)
 {
     return held_error;
 }
+
+static void emit(enum VmafLogLevel level, ExactvmafLogCallback cb, void *opaque,
+                 const char *buf);
 
 void vmaf_log_set_level(enum VmafLogLevel level)
 {
@@ -83,10 +94,17 @@ static LogTarget *find(uint64_t id)
     return NULL;
 }
 
+static void drop_held(LogTarget *t)
+{
+    for (unsigned i = 0; i < t->n_held && i < HELD_MAX; i++) free(t->held[i]);
+    t->n_held = 0;
+}
+
 void vmaf_log_unregister(uint64_t id)
 {
     pthread_mutex_lock(&targets_lock);
     LogTarget *t = find(id);
+    if (t) drop_held(t);
     if (t) *t = targets[--n_targets];
     if (!n_targets) {
         free(targets);
@@ -141,6 +159,7 @@ void vmaf_log(enum VmafLogLevel level, const char *fmt, ...)
         cb = default_cb;
         opaque = default_opaque;
     }
+    const bool hold = t && t->hold && level == VMAF_LOG_LEVEL_ERROR;
     pthread_mutex_unlock(&targets_lock);
     /* Errors are always shown: a failing call must say why. */
     if (level != VMAF_LOG_LEVEL_ERROR && (int)level > max_level) return;
@@ -150,6 +169,21 @@ void vmaf_log(enum VmafLogLevel level, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
+    if (hold) {
+        pthread_mutex_lock(&targets_lock);
+        LogTarget *h = find(bound_id);
+        const bool held = h && h->hold;
+        if (held && h->n_held < HELD_MAX) h->held[h->n_held] = strdup(buf);
+        if (held) h->n_held++;
+        pthread_mutex_unlock(&targets_lock);
+        if (held) return;
+    }
+    emit(level, cb, opaque, buf);
+}
+
+static void emit(enum VmafLogLevel level, ExactvmafLogCallback cb, void *opaque,
+                 const char *buf)
+{
     if (cb) {
         cb(opaque, level, buf);
         return;
@@ -161,4 +195,45 @@ void vmaf_log(enum VmafLogLevel level, const char *fmt, ...)
     };
     fprintf(stderr, "exactvmaf %s: %s\n",
             level <= VMAF_LOG_LEVEL_DEBUG ? prefix[level] : "", buf);
+}
+
+void vmaf_log_hold(uint64_t id)
+{
+    pthread_mutex_lock(&targets_lock);
+    LogTarget *t = find(id);
+    if (t) t->hold = true;
+    pthread_mutex_unlock(&targets_lock);
+}
+
+void vmaf_log_release(uint64_t id, bool show, char *first, size_t len)
+{
+    if (first && len) first[0] = '\0';
+    pthread_mutex_lock(&targets_lock);
+    LogTarget *t = find(id);
+    char *held[HELD_MAX] = { 0 };
+    unsigned n = 0, n_all = 0;
+    ExactvmafLogCallback cb = default_cb;
+    void *opaque = default_opaque;
+    if (t) {
+        t->hold = false;
+        n_all = t->n_held;
+        n = n_all < HELD_MAX ? n_all : HELD_MAX;
+        memcpy(held, t->held, n * sizeof(*held));
+        t->n_held = 0;
+        if (t->cb) {
+            cb = t->cb;
+            opaque = t->opaque;
+        }
+    }
+    pthread_mutex_unlock(&targets_lock);
+    if (n && held[0] && first && len) snprintf(first, len, "%s", held[0]);
+    for (unsigned i = 0; i < n; i++) {
+        if (show && held[i]) emit(VMAF_LOG_LEVEL_ERROR, cb, opaque, held[i]);
+        free(held[i]);
+    }
+    if (show && n_all > n) {
+        char more[64];
+        snprintf(more, sizeof(more), "(%u more errors)", n_all - n);
+        emit(VMAF_LOG_LEVEL_ERROR, cb, opaque, more);
+    }
 }

@@ -6,6 +6,7 @@
 #define EXACTVMAF_LOG_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "libvmaf/libvmaf.h"
@@ -34,6 +35,17 @@ void vmaf_log_bind(uint64_t id);
 void vmaf_log_hold_errors(bool on);
 /** The first error logged while held on this thread; "" when none. */
 const char *vmaf_log_held_error(void);
+/**
+ * Hold back target id's errors (not shown, kept) until vmaf_log_release():
+ * under backend auto a GPU's failure is the CPU's to take over, not yet an
+ * error of the run.
+ */
+void vmaf_log_hold(uint64_t id);
+/**
+ * Stop holding: the held errors are shown (show) or dropped; the first one
+ * is copied to `first` (len bytes, may be NULL).
+ */
+void vmaf_log_release(uint64_t id, bool show, char *first, size_t len);
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))

@@ -178,12 +178,15 @@ static const char usage_text[] =
 "     --division ieee|rcp      float ADM division: ieee (default, the same on every\n"
 "                              host) or rcp (Netflix's x86 reciprocal: equals Netflix\n"
 "                              on this processor; x86 only)\n"
-"     --backend cpu|cuda|opencl|auto\n"
+"     --backend cpu|cuda|opencl|auto|auto-opencl\n"
 "                              where metrics run (default auto): cuda and opencl\n"
 "                              compute every metric that has a twin for that backend\n"
 "                              on the GPU (the others on the CPU) with the CPU's scores\n"
-"                              bit for bit, and fail without a usable device; auto is\n"
-"                              cuda when a device is usable, else the CPU. The output's\n"
+"                              bit for bit, and fail without a usable device or when\n"
+"                              the GPU fails; auto is cuda when a device is usable,\n"
+"                              else the CPU, and the CPU takes over (same scores, a\n"
+"                              warning) from the frame where a GPU fails mid-run;\n"
+"                              auto-opencl is the same with opencl. The output's\n"
 "                              \"backends\" says which, and its \"devices\" (XML:\n"
 "                              <backends>) which device: name, index, platform,\n"
 "                              driver, fp64 mode\n"
@@ -643,8 +646,9 @@ static int parse_option(CliSettings *s, int o, const char *arg)
         else if (!strcmp(arg, "cuda")) s->backend = EXACTVMAF_BACKEND_CUDA;
         else if (!strcmp(arg, "auto")) s->backend = EXACTVMAF_BACKEND_AUTO;
         else if (!strcmp(arg, "opencl")) s->backend = EXACTVMAF_BACKEND_OPENCL;
+        else if (!strcmp(arg, "auto-opencl")) s->backend = EXACTVMAF_BACKEND_AUTO_OPENCL;
         else {
-            fail("invalid value \"%s\" for --backend: expected cpu, cuda, opencl or auto", arg);
+            fail("invalid value \"%s\" for --backend: expected cpu, cuda, opencl, auto or auto-opencl", arg);
             return -1;
         }
         return 0;
@@ -821,10 +825,11 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
     if (optind < argc) return fail("unexpected argument \"%s\"", argv[optind]);
     if (s->print_fingerprint || s->list_devices) return CLI_PARSE_RUN;
     if (s->opencl_device) {
-        if (s->backend_set && s->backend != EXACTVMAF_BACKEND_OPENCL)
-            return fail("--opencl-device needs --backend opencl");
+        if (s->backend_set && s->backend != EXACTVMAF_BACKEND_OPENCL &&
+            s->backend != EXACTVMAF_BACKEND_AUTO_OPENCL)
+            return fail("--opencl-device needs --backend opencl or auto-opencl");
         if (given[ARG_GPU]) return fail("--opencl-device and --gpu: choose one");
-        s->backend = EXACTVMAF_BACKEND_OPENCL;
+        if (!s->backend_set) s->backend = EXACTVMAF_BACKEND_OPENCL;
         s->backend_set = true;
     }
 

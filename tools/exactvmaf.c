@@ -79,7 +79,8 @@ static const char *hwdec_off(const CliSettings *c, char *buf, size_t len)
     switch (c->backend) {
     case EXACTVMAF_BACKEND_CUDA: return NULL;
     case EXACTVMAF_BACKEND_CPU: return "the metrics run on the CPU: --backend cpu";
-    case EXACTVMAF_BACKEND_OPENCL: return "the metrics run on OpenCL";
+    case EXACTVMAF_BACKEND_OPENCL:
+    case EXACTVMAF_BACKEND_AUTO_OPENCL: return "the metrics run on OpenCL";
     default: break;
     }
     const int gpu = c->n_gpu ? c->gpu[0] : 0;

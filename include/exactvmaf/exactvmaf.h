@@ -35,7 +35,11 @@ enum ExactvmafBackend {
     EXACTVMAF_BACKEND_CUDA = 1,
     /**
      * CUDA when a device is usable, otherwise the CPU (the default; logged
-     * as a warning when asked for explicitly, as info otherwise).
+     * as a warning when asked for explicitly, as info otherwise). A GPU
+     * that fails mid-run (memory, a launch, a copy, a lost device) hands
+     * the rest of the run to the CPU at a frame seam, with a warning; the
+     * scores stay the CPU's bit for bit. With CUDA or OpenCL named, such a
+     * failure is the run's error.
      */
     EXACTVMAF_BACKEND_AUTO = 2,
     /**
@@ -46,6 +50,12 @@ enum ExactvmafBackend {
      * build, is an error at the first picture.
      */
     EXACTVMAF_BACKEND_OPENCL = 3,
+    /**
+     * OpenCL as EXACTVMAF_BACKEND_OPENCL, falling back to the CPU as
+     * EXACTVMAF_BACKEND_AUTO does: at the first picture when no OpenCL
+     * device is usable, and mid-run when the device fails.
+     */
+    EXACTVMAF_BACKEND_AUTO_OPENCL = 4,
 };
 
 /**

@@ -33,14 +33,17 @@ def score(ref, dis, model='vmaf_v0.6.1', features=(), backend='auto', threads=0,
                text, a Model, several of these, or None for features only.
     features   extractors to run besides the models' ("psnr", ("psnr",
                {"enable_chroma": False}), or the CLI's "psnr=enable_chroma=false").
-    backend    'auto' (a CUDA GPU when usable), 'cpu', 'cuda' or 'opencl'.
+    backend    'auto' (a CUDA GPU when usable; the CPU takes over, same scores,
+               where it fails mid-run), 'cpu', 'cuda', 'opencl' or 'auto-opencl'
+               (OpenCL as auto does CUDA).
     threads    CPU worker threads (0: the calling thread only).
     options    for frames: bitdepth=, subsample=, gpu=, frames_in_flight=;
                for files: any long option of the tool (frame_cnt=100,
                scale_to_ref=True, ...).
     """
-    if backend not in ('auto', 'cpu', 'cuda', 'opencl'):
-        raise Error("backend is 'auto', 'cpu', 'cuda' or 'opencl', not %r" % (backend,))
+    if backend not in ('auto', 'cpu', 'cuda', 'opencl', 'auto-opencl'):
+        raise Error("backend is 'auto', 'cpu', 'cuda', 'opencl' or 'auto-opencl', not %r"
+                    % (backend,))
     _count('threads', threads)
     gpu = _count('gpu', options.pop('gpu', 0))
     if _is_path(ref) and _is_path(dis):

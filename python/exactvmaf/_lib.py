@@ -18,7 +18,7 @@ c_int, c_uint, c_double, c_char_p, c_void_p = (ctypes.c_int, ctypes.c_uint, ctyp
 LOG_NONE, LOG_ERROR, LOG_WARNING, LOG_INFO, LOG_DEBUG = range(5)
 PIX_FMT = {'420': 1, '422': 2, '444': 3, '400': 4}
 POOL = {'min': 1, 'max': 2, 'mean': 3, 'harmonic_mean': 4}
-BACKEND = {'cpu': 0, 'cuda': 1, 'auto': 2, 'opencl': 3}
+BACKEND = {'cpu': 0, 'cuda': 1, 'auto': 2, 'opencl': 3, 'auto-opencl': 4}
 
 
 class Picture(ctypes.Structure):

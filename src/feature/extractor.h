@@ -75,6 +75,13 @@ typedef struct VmafFexEnv {
  *   after frame in order. fr->pic stays valid here.
  * - close (may be NULL): what init allocated besides twin_priv; the
  *   framework then frees twin_priv and runs the CPU path's close.
+ * - handover (temporal twins; NULL: the instance cannot leave the GPU):
+ *   when the GPU fails mid-run under backend auto, move what the twin
+ *   accumulated over the frames it concluded (scores kept for the flush,
+ *   running totals, the emission schedule) into the CPU path's state in
+ *   fex->priv, so that the CPU continues as if it had computed those
+ *   frames; the CPU path's prime then takes the pictures of the last of
+ *   them. twin close runs after it.
  * Every output must equal the CPU's bit for bit.
  */
 typedef struct VmafFexTwin {
@@ -90,6 +97,7 @@ typedef struct VmafFexTwin {
     int (*conclude)(VmafFex *fex, const struct VmafGpuFrame *fr, void *lp);
     int (*flush)(VmafFex *fex);     /**< may be NULL */
     void (*close)(VmafFex *fex);    /**< may be NULL */
+    int (*handover)(VmafFex *fex);  /**< temporal twins; may be NULL */
 } VmafFexTwin;
 
 /* The GPU twins, defined beside their metrics' CPU code (*_gpu.c), one
@@ -115,6 +123,14 @@ typedef struct VmafFeatureExtractor {
                    unsigned index);
     /** Temporal extractors only: emit what is still pending. May be NULL. */
     int (*flush)(VmafFex *fex);
+    /**
+     * Temporal extractors that keep pictures across frames: take frame
+     * `index`'s pictures into that history as extract would, without
+     * computing or emitting anything (a GPU twin's frames continue on the
+     * CPU, VmafFexTwin.handover). NULL: the extractor keeps no pictures.
+     */
+    int (*prime)(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                 unsigned index);
     /** Free what init allocated. May be NULL. Called even when init failed. */
     void (*close)(VmafFex *fex);
     const VmafOption *options;  /**< NULL-name terminated; may be NULL */
@@ -147,6 +163,8 @@ struct VmafFex {
     const VmafFexTwin *twin; /**< the backend computing this instance; NULL: CPU */
     void *twin_priv;        /**< the twin's own state */
     char *share_key;        /**< vmaf_fex_share_lead()'s key, or NULL */
+    /** Index after the last frame its twin concluded (a failover's seam). */
+    unsigned twin_next;
 };
 
 /*

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "gpu/fault.h"
 #include "gpu/pipeline_internal.h"
 #include "log.h"
 #include "picture_internal.h"
@@ -60,6 +61,7 @@ int vmaf_gpu_create(VmafGpu **out, VmafGpuDev **dev, unsigned n_dev,
             close_devices(dev, n_dev);
             return -EINVAL;
         }
+    for (unsigned d = 0; d < n_dev; d++) vmaf_gpu_fault_arm(dev[d]);
     VmafGpu *gpu = calloc(1, sizeof(*gpu));
     if (!gpu) goto fail;
     if (pthread_mutex_init(&gpu->lock, NULL)) goto fail;
@@ -286,6 +288,7 @@ shrink:
     }
     if (pthread_create(&gpu->thread, NULL, gpu_completion_main, gpu)) return -ENOMEM;
     gpu->thread_on = true;
+    vmaf_gpu_fault_report("started");
     vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: %u frames in flight per device, %.1f MiB each",
              vmaf_gpu_backend(gpu), made, mib(gpu->lane[0]->bytes));
     return 0;

@@ -125,6 +125,19 @@ int vmaf_gpu_submit(VmafGpu *gpu, const VmafPicture *ref, const VmafPicture *dis
 /** Wait until every submitted frame is concluded; the pipeline's error, if any. */
 int vmaf_gpu_drain(VmafGpu *gpu);
 
+/** Submissions 0 .. n-1 are concluded (none of them dropped after a failure). */
+unsigned vmaf_gpu_concluded(VmafGpu *gpu);
+
+/**
+ * Wait as vmaf_gpu_drain(), then *seq: the first submission the pipeline
+ * did not conclude (the failing frame; every later one was dropped), or
+ * the number of submissions when none failed. The pipeline's error.
+ */
+int vmaf_gpu_dropped_from(VmafGpu *gpu, unsigned *seq);
+
+/** Frames back the temporal twins read (0: none is temporal). */
+unsigned vmaf_gpu_history(const VmafGpu *gpu);
+
 /** Stop the thread, free every lane and device state. NULL is fine. */
 void vmaf_gpu_destroy(VmafGpu *gpu);
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "gpu/fault.h"
 #include "gpu/pipeline_internal.h"
 #include "log.h"
 
@@ -150,6 +151,32 @@ int vmaf_gpu_drain(VmafGpu *gpu)
     while (gpu->n_concluded < gpu->n_submitted) pthread_cond_wait(&gpu->cond_free, &gpu->lock);
     const int err = gpu->err;
     pthread_mutex_unlock(&gpu->lock);
+    vmaf_gpu_fault_report("drained");
     return err;
 }
 
+
+unsigned vmaf_gpu_concluded(VmafGpu *gpu)
+{
+    pthread_mutex_lock(&gpu->lock);
+    /* Frames dropped after a failure count as concluded in n_concluded. */
+    const unsigned n = gpu->err && gpu->err_seq < gpu->n_concluded ? gpu->err_seq
+                                                                    : gpu->n_concluded;
+    pthread_mutex_unlock(&gpu->lock);
+    return n;
+}
+
+int vmaf_gpu_dropped_from(VmafGpu *gpu, unsigned *seq)
+{
+    pthread_mutex_lock(&gpu->lock);
+    while (gpu->n_concluded < gpu->n_submitted) pthread_cond_wait(&gpu->cond_free, &gpu->lock);
+    const int err = gpu->err;
+    *seq = err ? gpu->err_seq : gpu->n_submitted;
+    pthread_mutex_unlock(&gpu->lock);
+    return err;
+}
+
+unsigned vmaf_gpu_history(const VmafGpu *gpu)
+{
+    return gpu->history;
+}

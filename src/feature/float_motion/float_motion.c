@@ -563,6 +563,37 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     return err;
 }
 
+void motion_resume(VmafFex *fex, const MotionConclusion *c)
+{
+    MotionState *s = fex->priv;
+    s->conc = *c;
+}
+
+/* A frame the GPU computed, as history: its blur for the next frame. */
+static int prime(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                 unsigned index)
+{
+    MotionState *s = fex->priv;
+    (void)dist;
+    s->next_index = index + 1;
+    if (s->motion_force_zero)
+        return 0;
+    for (unsigned p = 0; p < s->n_planes; p++) {
+        /* As for a first frame: the chroma size is taken from the picture. */
+        const int err = check_plane(s, ref, p, 0);
+        if (err)
+            return err;
+        MotionPlane *pl = &s->plane[p];
+        float *cur = pl->blur[index & 1];
+        vmaf_picture_to_float(ref, p, MOTION_OFFSET, pl->src, pl->stride);
+        blur_plane_for(ev_cpu_isa())(s->taps, s->n_taps, pl->src, cur, NULL, s->row,
+                                     s->row_sums, pl->w, pl->h, pl->stride);
+        if (s->motion_add_scale1)
+            downscale(&s->s1, cur, pl->stride, s->s1.img[p][index & 1]);
+    }
+    return 0;
+}
+
 static int flush(VmafFex *fex)
 {
     MotionState *s = fex->priv;
@@ -590,6 +621,7 @@ const VmafFeatureExtractor vmaf_fex_float_motion = {
     .init = init,
     .extract = extract,
     .flush = flush,
+    .prime = prime,
     .close = close_fex,
     .options = options,
     .priv_size = sizeof(MotionState),

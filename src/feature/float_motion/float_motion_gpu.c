@@ -250,6 +250,14 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     return motion_conclude_frame(fex, &g->conc, fr->index, score);
 }
 
+/* The emission schedule so far goes to the CPU path (force_zero ran it already). */
+static int handover(VmafFex *fex)
+{
+    const MotionGpu *g = fex->twin_priv;
+    if (!g->force_zero) motion_resume(fex, &g->conc);
+    return 0;
+}
+
 static int twin_flush(VmafFex *fex)
 {
     MotionGpu *g = fex->twin_priv;
@@ -266,4 +274,5 @@ const VmafFexTwin vmaf_fex_float_motion_gpu = {
     .enqueue = enqueue,
     .conclude = conclude,
     .flush = twin_flush,
+    .handover = handover,
 };

@@ -37,4 +37,7 @@ int motion_conclude_frame(VmafFex *fex, MotionConclusion *c, unsigned index,
  */
 int motion_conclude_flush(VmafFex *fex, const MotionConclusion *c);
 
+/** The CPU path of instance fex continues from a GPU twin's schedule c. */
+void motion_resume(VmafFex *fex, const MotionConclusion *c);
+
 #endif

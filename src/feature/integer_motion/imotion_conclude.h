@@ -34,4 +34,11 @@ typedef struct ImotionParams {
  */
 int imotion_conclude(VmafFex *fex, const double *score, unsigned n, const ImotionParams *p);
 
+/**
+ * The CPU path of instance fex continues a GPU twin's run: it takes the
+ * twin's kept scores (score[0..n), capacity cap, malloc'd; owned from here)
+ * and whether their indices broke off (gap).
+ */
+void imotion_resume(VmafFex *fex, double *score, unsigned n, unsigned cap, bool gap);
+
 #endif

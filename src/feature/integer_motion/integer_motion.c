@@ -298,6 +298,32 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     return err;
 }
 
+void imotion_resume(VmafFex *fex, double *score, unsigned n, unsigned cap, bool gap)
+{
+    ImotionState *s = fex->priv;
+    free(s->score);
+    s->score = score;
+    s->n_score = n;
+    s->cap_score = cap;
+    s->score_gap = gap;
+}
+
+/* A frame the GPU computed, as history: its luma for the next frames. */
+static int prime(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                 unsigned index)
+{
+    ImotionState *s = fex->priv;
+    (void)dist, (void)index;
+    if (s->motion_force_zero)
+        return 0;   /* the twin ran this path's extract itself */
+    uint8_t *keep = s->prev[s->calls % s->n_prev];
+    for (unsigned i = 0; i < s->h; i++)
+        memcpy(keep + i * s->row_bytes,
+               (const uint8_t *)ref->data[0] + (ptrdiff_t)i * ref->stride[0], s->row_bytes);
+    s->calls++;
+    return 0;
+}
+
 static int flush(VmafFex *fex)
 {
     ImotionState *s = fex->priv;
@@ -321,6 +347,7 @@ const VmafFeatureExtractor vmaf_fex_integer_motion = {
     .init = init,
     .extract = extract,
     .flush = flush,
+    .prime = prime,
     .close = close_fex,
     .options = options,
     .priv_size = sizeof(ImotionState),

@@ -182,6 +182,17 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     return err;
 }
 
+/* The scores kept so far go to the CPU path (force_zero ran it already). */
+static int handover(VmafFex *fex)
+{
+    ImotionGpu *g = fex->twin_priv;
+    if (g->force_zero) return 0;
+    imotion_resume(fex, g->score, g->n_score, g->cap_score, g->score_gap);
+    g->score = NULL;
+    g->n_score = g->cap_score = 0;
+    return 0;
+}
+
 static int twin_flush(VmafFex *fex)
 {
     ImotionGpu *g = fex->twin_priv;
@@ -199,4 +210,5 @@ const VmafFexTwin vmaf_fex_integer_motion_gpu = {
     .conclude = conclude,
     .flush = twin_flush,
     .close = twin_close,
+    .handover = handover,
 };

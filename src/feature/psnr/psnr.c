@@ -135,6 +135,12 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     return psnr_host_frame(fex, &s->host, sse, pw, ph, index);
 }
 
+void psnr_resume(VmafFex *fex, const PsnrHost *ph)
+{
+    PsnrState *s = fex->priv;
+    s->host = *ph;
+}
+
 static int flush(VmafFex *fex)
 {
     PsnrState *s = fex->priv;

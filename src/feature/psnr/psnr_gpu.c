@@ -108,6 +108,14 @@ static int twin_flush(VmafFex *fex)
     return psnr_host_flush(fex, &g->host);
 }
 
+/* The APSNR totals so far go to the CPU path. */
+static int handover(VmafFex *fex)
+{
+    const PsnrGpu *g = fex->twin_priv;
+    psnr_resume(fex, &g->host);
+    return 0;
+}
+
 const VmafFexTwin vmaf_fex_psnr_gpu = {
     .program = &program,
     .priv_size = sizeof(PsnrGpu),
@@ -117,4 +125,5 @@ const VmafFexTwin vmaf_fex_psnr_gpu = {
     .enqueue = enqueue,
     .conclude = conclude,
     .flush = twin_flush,
+    .handover = handover,
 };

@@ -44,4 +44,7 @@ int psnr_host_frame(VmafFex *fex, PsnrHost *ph, const uint64_t *sse,
 /** End of stream: the three APSNR aggregates, when enabled. */
 int psnr_host_flush(VmafFex *fex, const PsnrHost *ph);
 
+/** The CPU path of instance fex continues from a GPU twin's totals ph. */
+void psnr_resume(VmafFex *fex, const PsnrHost *ph);
+
 #endif

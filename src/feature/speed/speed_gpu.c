@@ -393,6 +393,14 @@ static int temporal_conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     return speed_temporal_emit(fex, q->score[0], fr->index);
 }
 
+/* Nothing accumulates on the host across frames; the CPU path's prime
+ * takes the previous frame. */
+static int temporal_handover(VmafFex *fex)
+{
+    (void)fex;
+    return 0;
+}
+
 const VmafFexTwin vmaf_fex_speed_temporal_gpu = {
     .program = &program,
     .priv_size = sizeof(SpeedGpu),
@@ -402,4 +410,5 @@ const VmafFexTwin vmaf_fex_speed_temporal_gpu = {
     .enqueue = temporal_enqueue,
     .prepare = temporal_prepare,
     .conclude = temporal_conclude,
+    .handover = temporal_handover,
 };

@@ -219,6 +219,18 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     return speed_temporal_emit(fex, speed_core_score(&s->core, &singular), index);
 }
 
+/* A frame the GPU computed, as history: the previous frame of the next one. */
+static int prime(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
+                 unsigned index)
+{
+    SpeedTemporalState *s = fex->priv;
+    const unsigned cur = index & 1;
+    speed_core_load(&s->core, ref, 0, s->ref[cur], s->stride);
+    speed_core_load(&s->core, dist, 0, s->dis[cur], s->stride);
+    s->next_index = index + 1;
+    return 0;
+}
+
 int speed_temporal_emit(VmafFex *fex, float score, unsigned index)
 {
     return vmaf_fex_emit(fex, NAME_TEMPORAL, (double)score, index);
@@ -228,6 +240,7 @@ const VmafFeatureExtractor vmaf_fex_speed_temporal = {
     .name = "speed_temporal",
     .init = init,
     .extract = extract,
+    .prime = prime,
     .close = close_fex,
     .options = options,
     .priv_size = sizeof(SpeedTemporalState),
