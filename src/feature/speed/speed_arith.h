@@ -23,6 +23,8 @@
 /** Block side and its sample count (the reference's DEFAULT_BLOCK_SIZE). */
 #define SPEED_BLOCK 5
 #define SPEED_N (SPEED_BLOCK * SPEED_BLOCK)
+/* The covariance sums the GPU returns: the lower triangle (y <= x), row after row. */
+#define SPEED_COV_TRI (SPEED_N * (SPEED_N + 1) / 2)
 /** The frame is decimated by 2^4 = 16 in each direction. */
 #define SPEED_SCALES 4
 /** Eigenvalue / pivot tolerance, a double literal in the reference. */

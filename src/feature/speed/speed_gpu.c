@@ -130,10 +130,10 @@ static int lane_init(VmafFex *fex, VmafGpuLane *l, void *lp)
     if (!err) err = vmaf_gpu_alloc(l, &q->tmp, sizeof(float) * dec * np);
     if (!err) err = vmaf_gpu_alloc(l, &q->mean, sizeof(float) * SPEED_N * np);
     if (!err) err = vmaf_gpu_alloc(l, &q->out, sizeof(float) * dec * np);
-    if (!err) err = vmaf_gpu_alloc(l, &q->cov, sizeof(ev_d) * SPEED_N * SPEED_N * np);
+    if (!err) err = vmaf_gpu_alloc(l, &q->cov, sizeof(ev_d) * SPEED_COV_TRI * np);
     if (!err) err = vmaf_gpu_alloc_host(l, (void **)&q->h_out, sizeof(float) * dec * np);
     if (!err)
-        err = vmaf_gpu_alloc_host(l, (void **)&q->h_cov, sizeof(ev_d) * SPEED_N * SPEED_N * np);
+        err = vmaf_gpu_alloc_host(l, (void **)&q->h_cov, sizeof(ev_d) * SPEED_COV_TRI * np);
     if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_prescale", &q->k_pre);
     if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_vtaps", &q->k_v);
     if (!err) err = vmaf_gpu_kernel(l, &program, "speed_k_htaps", &q->k_h);
@@ -233,7 +233,7 @@ static int sums(const SpeedGpu *g, SpeedLane *q, VmafGpuLane *l)
     if (!err) err = vmaf_gpu_launch(l, q->k_cov, np * SPEED_COV_ITEMS, 1, 1, 64, 1, ca);
     if (!err) err = vmaf_gpu_download(l, q->h_out, q->out, sizeof(float) * (size_t)n * np);
     if (!err)
-        err = vmaf_gpu_download(l, q->h_cov, q->cov, sizeof(ev_d) * SPEED_N * SPEED_N * np);
+        err = vmaf_gpu_download(l, q->h_cov, q->cov, sizeof(ev_d) * SPEED_COV_TRI * np);
     return err;
 }
 
@@ -263,10 +263,10 @@ static int chroma_enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 static void finish(SpeedCore *c, const SpeedLane *q, int e, SpeedEstimate *out)
 {
     const size_t n = (size_t)c->ow * c->oh;
-    const ev_d *cov = q->h_cov + (size_t)e * SPEED_N * SPEED_N;
+    const ev_d *cov = q->h_cov + (size_t)e * SPEED_COV_TRI;
     memcpy(c->dec, q->h_out + (size_t)e * n, sizeof(float) * n);
     for (int x = 0; x < SPEED_N; x++)
-        for (int y = 0; y <= x; y++) c->la.cov_sum[x][y] = cov[x * SPEED_N + y];
+        for (int y = 0; y <= x; y++) c->la.cov_sum[x][y] = cov[x * (x + 1) / 2 + y];
     speed_core_conclude_sums(c, out);
 }
 

@@ -105,7 +105,7 @@ EV_KERNEL speed_k_htaps(EV_BUF(const float, src), int w, EV_BUF(const float, f),
 /*
  * The pictures of a frame are estimated side by side: picture e's image is
  * dec + e * n (n = ow * oh floats), its means mean + e * 25, its sums
- * cov + e * 625, so that their serial chains run at once.
+ * cov + e * 325 (the lower triangle: [x * (x + 1) / 2 + y]), so that their serial chains run at once.
  */
 /* Item e * 32 + k, k < 25: the mean of picture e's submatrix k (subh x subw from (k / 5, k % 5)). */
 EV_KERNEL speed_k_means(EV_BUF(const float, dec), int n, int ow, int subw, int subh,
@@ -142,7 +142,7 @@ EV_KERNEL speed_k_cov(EV_BUF(const float, dec), int n, int ow, int subw, int sub
         for (int j = 0; j < subw; j++)
             acc = speed_cov_step(acc, speed_centered(rx[j], mx), speed_centered(ry[j], my));
     }
-    EV_AT(ev_d, cov)[e * SPEED_N * SPEED_N + t] = acc;
+    EV_AT(ev_d, cov)[e * SPEED_COV_TRI + x * (x + 1) / 2 + y] = acc;
 }
 
 /* speed_temporal's difference: out (compact w x h) = a - b (ap, bp floats per row). */
