@@ -15,8 +15,10 @@
  * memory and device picture checks are CUDA's). Exits 77 (skipped) without
  * a usable device of the backend.
  *
- * usage: gpu_pipeline_test [--quick] [--device-pictures] [--backend cuda|opencl]
- * (--device-pictures: only the device picture checks)
+ * usage: gpu_pipeline_test [--quick | --sanitize] [--device-pictures] [--backend cuda|opencl]
+ * (--device-pictures: only the device picture checks; --sanitize: every
+ * check with the fewest frames that still reach it, seams and all, for
+ * runs under compute-sanitizer, whose tools slow kernels a hundredfold)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -412,12 +414,22 @@ static void *thread_main(void *arg)
     return NULL;
 }
 
+/* Frames of a clip: n, or under --sanitize at most `few`. */
+static unsigned sanitize_few;
+static unsigned frames(unsigned n, unsigned few)
+{
+    return sanitize_few && few < n ? few : n;
+}
+
 int main(int argc, char **argv)
 {
     bool quick = false, only_dev = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
             quick = true;
+        } else if (!strcmp(argv[i], "--sanitize")) {
+            quick = true;
+            sanitize_few = 1;
         } else if (!strcmp(argv[i], "--device-pictures")) {
             only_dev = true;
         } else if (!strcmp(argv[i], "--backend") && i + 1 < argc &&
@@ -428,7 +440,7 @@ int main(int argc, char **argv)
         } else if (!strcmp(argv[i], "--backend") && i + 1 < argc && !strcmp(argv[i + 1], "cuda")) {
             i++;
         } else {
-            fprintf(stderr, "usage: gpu_pipeline_test [--quick] [--device-pictures] "
+            fprintf(stderr, "usage: gpu_pipeline_test [--quick | --sanitize] [--device-pictures] "
                     "[--backend cuda|opencl]\n");
             return 2;
         }
@@ -452,7 +464,7 @@ int main(int argc, char **argv)
     static const unsigned ks[] = { 2, 3, 4, 7, 16 };
     for (size_t i = 0; !only_dev && i < sizeof(ks) / sizeof(ks[0]); i++) {
         const unsigned k = ks[i];
-        const unsigned counts[] = { 1, k - 1, k, k + 1, quick ? 60 : 1000 };
+        const unsigned counts[] = { 1, k - 1, k, k + 1, frames(quick ? 60 : 1000, 2 * k + 1) };
         for (size_t j = 0; j < sizeof(counts) / sizeof(counts[0]); j++) {
             if (!counts[j]) continue;
             const Clip c = { 64, 48, 8, counts[j], VMAF_PIX_FMT_YUV420P };
@@ -467,7 +479,7 @@ int main(int argc, char **argv)
 
     if (!only_dev) {
         /* The default K, a larger frame, subsampling, history two frames back. */
-        const Clip mid = { 640, 360, 8, 40, VMAF_PIX_FMT_YUV420P };
+        const Clip mid = { 640, 360, 8, frames(40, 8), VMAF_PIX_FMT_YUV420P };
         check("default K, 640x360, 40 frames", &mid,
               &(Run){ GPU, .features = vmaf_features });
         check("default K, subsample 3", &mid,
@@ -476,7 +488,7 @@ int main(int argc, char **argv)
               &(Run){ GPU, .fif = 3, .features = window_features });
         check("VMAF and NEG features, shared VIF pass", &mid,
               &(Run){ GPU, .features = neg_features });
-        const Clip mid10 = { 642, 362, 10, 12, VMAF_PIX_FMT_YUV420P };
+        const Clip mid10 = { 642, 362, 10, frames(12, 6), VMAF_PIX_FMT_YUV420P };
         check("VMAF and NEG features, 10-bit", &mid10,
               &(Run){ GPU, .features = neg_features });
 
@@ -489,17 +501,18 @@ int main(int argc, char **argv)
 
     /* Two pipelines on one device: blocks of frames alternate, seams rebuild history. */
     static const int twice[] = { 0, 0 };
-    const Clip seam = { 96, 64, 8, quick ? 100 : 300, VMAF_PIX_FMT_YUV420P };
+    /* Under --sanitize two seams each way at K = 3 (blocks of 24 frames). */
+    const Clip seam = { 96, 64, 8, frames(quick ? 100 : 300, 50), VMAF_PIX_FMT_YUV420P };
     if (!only_dev) {
         check("two pipelines on device 0, vmaf features", &seam,
               &(Run){ GPU, twice, 2, .fif = 3, .features = vmaf_features });
         check("two pipelines on device 0, float features", &seam,
               &(Run){ GPU, twice, 2, .fif = 2, .features = float_features });
-        const Clip seam2 = { 176, 176, 8, quick ? 100 : 300, VMAF_PIX_FMT_YUV420P };
+        const Clip seam2 = { 176, 176, 8, frames(quick ? 100 : 300, 50), VMAF_PIX_FMT_YUV420P };
         check("K=3, the later twins", &seam2, &(Run){ GPU, .fif = 3, .features = more_features });
         check("two pipelines on device 0, the later twins", &seam2,
               &(Run){ GPU, twice, 2, .fif = 2, .features = more_features });
-        const Clip wide = { 320, 240, 8, quick ? 40 : 120, VMAF_PIX_FMT_YUV420P };
+        const Clip wide = { 320, 240, 8, frames(quick ? 40 : 120, 12), VMAF_PIX_FMT_YUV420P };
         check("K=5, twins with a prepare", &wide, &(Run){ GPU, .fif = 5, .features = prepare_features });
         check("two pipelines on device 0, twins with a prepare", &wide,
               &(Run){ GPU, twice, 2, .fif = 2, .features = prepare_features });
@@ -521,10 +534,10 @@ int main(int argc, char **argv)
         static const char *const host_read[] = {
             "motion=motion_force_zero=true", "adm", "vif", "float_motion=motion_force_zero=true",
             NULL };
-        const Clip dc[] = { { 642, 362, 8, 20, VMAF_PIX_FMT_YUV420P },
-                            { 321, 241, 10, 12, VMAF_PIX_FMT_YUV420P },
-                            { 176, 176, 12, 9, VMAF_PIX_FMT_YUV444P },
-                            { 200, 120, 16, 7, VMAF_PIX_FMT_YUV422P } };
+        const Clip dc[] = { { 642, 362, 8, frames(20, 5), VMAF_PIX_FMT_YUV420P },
+                            { 321, 241, 10, frames(12, 5), VMAF_PIX_FMT_YUV420P },
+                            { 176, 176, 12, frames(9, 5), VMAF_PIX_FMT_YUV444P },
+                            { 200, 120, 16, frames(7, 5), VMAF_PIX_FMT_YUV422P } };
         for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
             for (size_t j = 0; j < sizeof(dc) / sizeof(dc[0]); j++) {
                 /* Semi-planar frames are 4:2:0 (NV12 8-bit only; P010 is the shifted kind). */
@@ -564,7 +577,7 @@ int main(int argc, char **argv)
 
     /* Eight contexts in eight threads on one GPU. */
     {
-        const Clip c = { 320, 180, 8, 50, VMAF_PIX_FMT_YUV420P };
+        const Clip c = { 320, 180, 8, frames(50, 6), VMAF_PIX_FMT_YUV420P };
         Run cpu_run = { EXACTVMAF_BACKEND_CPU, .features = vmaf_features };
         Scores cpu;
         run(&c, &cpu_run, &cpu);

@@ -11,9 +11,9 @@
  * metric whose every case was refused, or an unknown --only name, fails);
  * 77 (skipped) when this machine has no usable GPU.
  *
- * usage: parity [--shared DIR] [--quick] [--lite] [--verbose] [--self-check] [--only M,M...]
- *               [--backend cuda|opencl] [--opencl-fp64 auto|off] [--opencl-device N|P:D]
- *               [--ciede-host-pixels]
+ * usage: parity [--shared DIR] [--quick] [--lite] [--sanitize] [--verbose] [--self-check]
+ *               [--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off]
+ *               [--opencl-device N|P:D] [--ciede-host-pixels]
  *   --shared DIR  folder with fixtures/ and golden/netflix-v3.2.0/manifest.json
  *                 (the float_adm option sets of the goldens are read from it)
  *   --backend B   the backend under test (default cuda); opencl checks the
@@ -24,6 +24,10 @@
  *   --lite        with --quick: on the fixtures the first LITE_SETS option sets
  *                 of each metric, every set on the small generated cases only
  *                 (for CI on a slow OpenCL CPU device; the full run is --quick)
+ *   --sanitize    small generated content only (every bit depth and chroma
+ *                 layout, odd sizes, 2-3 frames), each metric's first option
+ *                 set: every twin's code paths at a size that a run under
+ *                 compute-sanitizer can afford (scripts/gpu-sanitize.sh)
  *   --self-check  compare the CPU with itself (checks this program, needs no GPU)
  *   --only M,...  only these extractors (e.g. adm,vif,motion)
  *   --ciede-host-pixels  ciede's twin must leave hard and open pixels to
@@ -725,10 +729,22 @@ static bool wanted(const char *spec)
 #define N_OF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Every set of `sets` (or the first `limit`), those --only asks for. */
+/* With --sanitize: only the first set of each extractor a list names. */
+static bool sanitize;
+
+static bool first_of_its_name(const char *const *sets, size_t k)
+{
+    const size_t len = strcspn(sets[k], "=");
+    for (size_t j = 0; j < k; j++)
+        if (strcspn(sets[j], "=") == len && !strncmp(sets[j], sets[k], len)) return false;
+    return true;
+}
+
 static void check_sets(Content *c, const char *const *sets, size_t n, size_t limit)
 {
-    for (size_t k = 0; k < n && k < limit; k++)
-        if (wanted(sets[k])) check_case(c, sets[k], EXACTVMAF_DIVISION_IEEE);
+    for (size_t k = 0; k < n && (sanitize || k < limit); k++)
+        if (wanted(sets[k]) && (!sanitize || first_of_its_name(sets, k)))
+            check_case(c, sets[k], EXACTVMAF_DIVISION_IEEE);
 }
 
 static void add_generated(Content *out, unsigned *n, unsigned w, unsigned h, unsigned bpc,
@@ -754,6 +770,7 @@ int main(int argc, char **argv)
         if (!strcmp(argv[i], "--shared") && i + 1 < argc) shared = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = true;
         else if (!strcmp(argv[i], "--lite")) lite = quick = true;
+        else if (!strcmp(argv[i], "--sanitize")) sanitize = quick = true;
         else if (!strcmp(argv[i], "--verbose")) verbose = true;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--ciede-host-pixels")) count_ciede = true;
@@ -771,8 +788,8 @@ int main(int argc, char **argv)
                    (!strcmp(argv[i + 1], "auto") || !strcmp(argv[i + 1], "off"))) {
             test_fp64 = !strcmp(argv[++i], "off") ? EXACTVMAF_FP64_OFF : EXACTVMAF_FP64_AUTO;
         } else {
-            fprintf(stderr, "usage: parity [--shared DIR] [--quick] [--lite] [--verbose] [--self-check] "
-                            "[--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off] "
+            fprintf(stderr, "usage: parity [--shared DIR] [--quick] [--lite] [--sanitize] [--verbose] "
+                            "[--self-check] [--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off] "
                             "[--opencl-device N|P:D] [--ciede-host-pixels]\n");
             return 2;
         }
@@ -834,10 +851,22 @@ int main(int argc, char **argv)
                          "no RCPSS on this processor");
 
     static Content fixtures[64], gen[64];
-    unsigned n_fix = shared ? load_fixtures(shared, fixtures, 64) : 0;
+    unsigned n_fix = shared && !sanitize ? load_fixtures(shared, fixtures, 64) : 0;
     if (shared) load_manifest_sets(shared);
 
     unsigned n_gen = 0;
+    if (sanitize) {
+        add_generated(gen, &n_gen, 17, 17, 8, VMAF_PIX_FMT_YUV420P, 3, PAT_TEXTURE);
+        add_generated(gen, &n_gen, 33, 19, 10, VMAF_PIX_FMT_YUV422P, 3, PAT_TEXTURE);
+        add_generated(gen, &n_gen, 101, 77, 12, VMAF_PIX_FMT_YUV444P, 3, PAT_NOISE);
+        add_generated(gen, &n_gen, 99, 67, 16, VMAF_PIX_FMT_YUV420P, 3, PAT_NEAR_FLAT);
+        add_generated(gen, &n_gen, 128, 40, 10, VMAF_PIX_FMT_YUV422P, 2, PAT_TEXTURE);
+        add_generated(gen, &n_gen, 81, 49, 12, VMAF_PIX_FMT_YUV444P, 2, PAT_MAX);
+        add_generated(gen, &n_gen, 257, 143, 8, VMAF_PIX_FMT_YUV444P, 2, PAT_TEXTURE);
+        add_generated(gen, &n_gen, 193, 177, 10, VMAF_PIX_FMT_YUV420P, 3, PAT_TEXTURE);
+        add_generated(gen, &n_gen, 200, 180, 8, VMAF_PIX_FMT_YUV422P, 2, PAT_NOISE);
+        goto cases;
+    }
     add_generated(gen, &n_gen, 17, 17, 8, VMAF_PIX_FMT_YUV420P, 3, PAT_TEXTURE);
     add_generated(gen, &n_gen, 33, 19, 10, VMAF_PIX_FMT_YUV422P, 3, PAT_TEXTURE);
     add_generated(gen, &n_gen, 101, 77, 12, VMAF_PIX_FMT_YUV444P, 3, PAT_NOISE);
@@ -861,6 +890,7 @@ int main(int argc, char **argv)
         add_generated(gen, &n_gen, 64, 48, 8, VMAF_PIX_FMT_YUV420P, 300, PAT_TEXTURE);
         add_generated(gen, &n_gen, 3840, 2160, 8, VMAF_PIX_FMT_YUV420P, 2, PAT_TEXTURE);
     }
+cases:
 
     /* Fixtures: every option set of every twin; rcp division for the ADM sets. */
     for (unsigned i = 0; i < n_fix; i++) {
@@ -890,7 +920,7 @@ int main(int argc, char **argv)
     /* Generated content: the default sets everywhere, every set on the small ones. */
     for (unsigned i = 0; i < n_gen; i++) {
         Content *c = &gen[i];
-        const bool small = (uint64_t)c->g.w * c->g.h * c->frames <= 700000;
+        const bool small = !sanitize && (uint64_t)c->g.w * c->g.h * c->frames <= 700000;
         printf("case %s\n", c->name);
         fflush(stdout);
         for (unsigned k = 0; k < (small ? n_adm_sets : 1) && wanted("float_adm"); k++) {
