@@ -111,4 +111,17 @@ int vmaf_ctx_compute(VmafContext *vmaf, Job *job);
 /** Replace a device picture by its host copy. */
 int vmaf_ctx_to_host(VmafPicture *pic);
 
+/* context_gpu.c: the GPU side of start() (devices, pipeline, twins; under
+ * auto the CPU where the GPU cannot start). 0 also when the run is on the CPU. */
+int vmaf_ctx_start_gpu(VmafContext *vmaf);
+/** Whether the CPU takes over where the GPU cannot start or fails mid-run. */
+bool vmaf_ctx_falls_back(const VmafContext *vmaf);
+/** The outputs' backends and devices per extractor, from the registrations. */
+int vmaf_ctx_record_backends(VmafContext *vmaf);
+/** The pool's pictures page-locked for the pipeline (where both exist). */
+void vmaf_ctx_pin_pool(VmafContext *vmaf);
+/** The pipeline and the twins' instances gone; the pool unpinned. */
+void vmaf_ctx_destroy_gpu(VmafContext *vmaf);
+void vmaf_ctx_free_gpu_records(VmafContext *vmaf);
+
 #endif

@@ -101,6 +101,9 @@ int vmaf_device_records_add(VmafDeviceRecords **pr, const char *extractor, const
         i = (int)r->n++;
     }
     ExtractorRecords *e = &r->ext[i];
+    /* An extractor registered twice (two models' option sets) on one device: one record. */
+    for (unsigned k = 0; k < e->n; k++)
+        if (vmaf_dict_equal(e->rec[k], rec)) return 0;
     VmafDict **list = realloc(e->rec, (e->n + 1) * sizeof(*list));
     if (!list) return -ENOMEM;
     e->rec = list;

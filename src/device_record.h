@@ -27,7 +27,10 @@ int vmaf_device_records_describe(VmafDict **rec, unsigned *n_rec, VmafGpuDev *co
 /** The record of the CPU: {"backend": "cpu"}. */
 int vmaf_device_record_cpu(VmafDict **rec);
 
-/** Append a copy of `rec` to extractor's list (made on first use). 0 or -ENOMEM. */
+/**
+ * Append a copy of `rec` to extractor's list (made on first use), unless an
+ * equal record is there. 0 or -ENOMEM.
+ */
 int vmaf_device_records_add(VmafDeviceRecords **r, const char *extractor, const VmafDict *rec);
 /** How many extractors have records (0 for NULL). */
 unsigned vmaf_device_records_count(const VmafDeviceRecords *r);

@@ -25,8 +25,10 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "device_record.h"
 #include "failover.h"
 #include "fex_internal.h"
 #include "log.h"
@@ -154,6 +156,23 @@ static int place_instances(VmafContext *vmaf)
     return err;
 }
 
+/*
+ * The outputs' devices of a moved extractor end with the CPU's record,
+ * saying from which frame it computed (none: it only concluded) and why.
+ */
+static int record_takeover(VmafContext *vmaf, const char *name, unsigned from, const char *why)
+{
+    VmafDict *rec = NULL;
+    int err = vmaf_device_record_cpu(&rec);
+    char frame[16];
+    snprintf(frame, sizeof(frame), "%u", from);
+    if (!err && from != UINT_MAX) err = vmaf_dict_set(&rec, "from_frame", frame);
+    if (!err) err = vmaf_dict_set(&rec, "failover", why);
+    if (!err) err = vmaf_device_records_add(&vmaf->devices, name, rec);
+    vmaf_dict_free(&rec);
+    return err;
+}
+
 int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
 {
     VmafFailover *fo = vmaf->failover;
@@ -225,6 +244,7 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
             vmaf_fex_destroy(fex);
         }
         if (fo->moved) fo->moved[fo->n_moved++] = (Moved){ .reg = i, .frame = r->cpu_from };
+        if (!terr) terr = record_takeover(vmaf, r->desc->name, r->cpu_from, fo->why);
         const size_t len = strlen(names);
         snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "", r->desc->name);
     }

@@ -28,9 +28,6 @@
 #include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
 #include "gpu/dev_picture.h"
-#if EXACTVMAF_HAVE_OPENCL
-#include "gpu/opencl/opencl_device.h"
-#endif
 #include "gpu/pipeline.h"
 #include "log.h"
 #include "picture_internal.h"
@@ -603,249 +600,6 @@ static bool any_non_temporal(const VmafContext *vmaf)
     return false;
 }
 
-#if EXACTVMAF_HAVE_OPENCL
-/* The OpenCL devices asked for: the device string, the listed indices, or device 0. */
-static int open_opencl(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev, char *why,
-                       size_t why_len)
-{
-    int list[VMAF_GPU_MAX_DEVICES];
-    unsigned n = 0;
-    int err = evl_driver_load(why, why_len);
-    if (!err && vmaf->opencl_device[0]) {
-        err = evl_device_parse(vmaf->opencl_device, &list[0]);
-        if (err) snprintf(why, why_len, "no OpenCL device \"%s\"", vmaf->opencl_device);
-        n = 1;
-    } else if (!err && vmaf->gpu_named && vmaf->n_gpu) {
-        memcpy(list, vmaf->gpu_list, vmaf->n_gpu * sizeof(list[0]));
-        n = vmaf->n_gpu;
-    } else if (!err) {
-        /* The default (device 0 not named, or every device). */
-        err = evl_device_default(&list[0], why, why_len);
-        n = 1;
-    }
-    const int mode = vmaf->opencl_fp64 == EXACTVMAF_FP64_OFF ? EVL_FP64_OFF
-                     : vmaf->opencl_fp64 == EXACTVMAF_FP64_ON ? EVL_FP64_ON : EVL_FP64_AUTO;
-    for (unsigned k = 0; !err && k < n; k++) {
-        err = evl_device_open(&dev[k], list[k], mode, why, why_len);
-        if (!err) *n_dev = k + 1;
-    }
-    return err;
-}
-#else
-static int open_opencl(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev, char *why,
-                       size_t why_len)
-{
-    (void)vmaf, (void)dev, (void)n_dev;
-    snprintf(why, why_len, "this exactvmaf was built without OpenCL (-Dopencl=disabled)");
-    return -ENOSYS;
-}
-#endif
-
-/* The CUDA devices asked for: an imported state, the listed ones, or all. */
-static int open_cuda(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev, char *why,
-                     size_t why_len)
-{
-    if (vmaf->cuda) {
-        VmafCudaState *st = vmaf->cuda;
-        vmaf->cuda = NULL;
-        const int err = evc_device_wrap(&dev[0], st);
-        if (!err) *n_dev = 1;
-        return err;
-    }
-    int list[VMAF_GPU_MAX_DEVICES];
-    unsigned n = vmaf->n_gpu;
-    int err = 0;
-    if (!n) {
-        int count = 0;
-        err = evc_device_count(&count, why, why_len);
-        if (!err && count > VMAF_GPU_MAX_DEVICES) count = VMAF_GPU_MAX_DEVICES;
-        for (int k = 0; !err && k < count; k++) list[n++] = k;
-        if (!err && !n) {
-            snprintf(why, why_len, "this machine has no CUDA device");
-            err = -ENODEV;
-        }
-    } else {
-        memcpy(list, vmaf->gpu_list, n * sizeof(list[0]));
-    }
-    for (unsigned k = 0; !err && k < n; k++) {
-        err = evc_device_open(&dev[k], list[k], why, why_len);
-        if (!err) *n_dev = k + 1;
-    }
-    return err;
-}
-
-/* Whether the CPU takes over where the GPU cannot start or fails mid-run. */
-static bool falls_back(const VmafContext *vmaf)
-{
-    return vmaf->backend == EXACTVMAF_BACKEND_AUTO ||
-           vmaf->backend == EXACTVMAF_BACKEND_AUTO_OPENCL;
-}
-
-/* Resolve the backend: open the GPU devices when one is asked for. A GPU
- * backend without a usable device is an error; auto (CUDA, else the CPU)
- * falls back to the CPU (saying so when auto was asked for rather than the
- * default). */
-static int open_backend(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev)
-{
-    *n_dev = 0;
-    if (vmaf->backend == EXACTVMAF_BACKEND_CPU) {
-        evc_state_close(vmaf->cuda);
-        vmaf->cuda = NULL;
-        return 0;
-    }
-    char why[256] = "";
-    const bool opencl = vmaf->backend == EXACTVMAF_BACKEND_OPENCL ||
-                        vmaf->backend == EXACTVMAF_BACKEND_AUTO_OPENCL;
-    const bool automatic = falls_back(vmaf);
-    /* The failing call is told once, with the device, in the one line
-     * below: a notice under auto (the failure is not the run's), else the
-     * error. */
-    vmaf_log_hold_errors(true);
-    const int err = opencl ? open_opencl(vmaf, dev, n_dev, why, sizeof(why))
-                           : open_cuda(vmaf, dev, n_dev, why, sizeof(why));
-    vmaf_log_hold_errors(false);
-    if (err) {
-        for (unsigned k = 0; k < *n_dev; k++) dev[k]->ops->close(dev[k]);
-        *n_dev = 0;
-        /* The held error names the call ("cuda: cuX failed with ..."). */
-        const char *call = vmaf_log_held_error();
-        const char *colon = strstr(call, ": ");
-        if (colon && (!strncmp(call, "cuda: ", 6) || !strncmp(call, "opencl: ", 8)))
-            call = colon + 2;
-        /* A reason that already says it all (a device that is not there). */
-        if (strstr(why, call)) call = "";
-        if (automatic) {
-            /* A machine without CUDA is no news unless auto was asked for;
-             * a device that is there but fails is. */
-            const bool absent = err == -ENODEV && !*call;
-            vmaf_log(vmaf->backend_chosen || !absent ? VMAF_LOG_LEVEL_WARNING
-                                                     : VMAF_LOG_LEVEL_INFO,
-                     "backend %s: %s not used (%s%s%s); computing on the CPU",
-                     opencl ? "auto-opencl" : "auto", opencl ? "OpenCL" : "CUDA", why,
-                     *call ? ": " : "", call);
-            return 0;
-        }
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "backend %s: no usable %s device: %s%s%s",
-                 opencl ? "opencl" : "cuda", opencl ? "OpenCL" : "CUDA", why,
-                 *call ? ": " : "", call);
-        return err;
-    }
-    return 0;
-}
-
-static void free_gpu_records(VmafContext *vmaf)
-{
-    for (unsigned k = 0; k < vmaf->n_gpu_rec; k++) vmaf_dict_free(&vmaf->gpu_rec[k]);
-    vmaf->n_gpu_rec = 0;
-}
-
-/* The opened devices' records (device_record.h), each device once. */
-static int describe_devices(VmafContext *vmaf, VmafGpuDev *const *dev, unsigned n_dev)
-{
-    free_gpu_records(vmaf);
-    return vmaf_device_records_describe(vmaf->gpu_rec, &vmaf->n_gpu_rec, dev, n_dev);
-}
-
-/* Record which backend and devices compute each extractor (the output files list them). */
-static int record_backends(VmafContext *vmaf)
-{
-    VmafDict *cpu = NULL;
-    int err = vmaf_device_record_cpu(&cpu);
-    vmaf_device_records_free(&vmaf->devices);
-    for (unsigned i = 0; !err && i < vmaf->n_reg; i++) {
-        const VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] : NULL;
-        const char *name = vmaf->reg[i].desc->name;
-        err = vmaf_dict_set(&vmaf->backends, name, fex ? vmaf_fex_backend(fex) : "cpu");
-        /* A twin runs on every device of the pipeline: the frames are split over them. */
-        for (unsigned k = 0; !err && fex && k < vmaf->n_gpu_rec; k++)
-            err = vmaf_device_records_add(&vmaf->devices, name, vmaf->gpu_rec[k]);
-        if (!err && !fex) err = vmaf_device_records_add(&vmaf->devices, name, cpu);
-    }
-    vmaf_dict_free(&cpu);
-    return err;
-}
-
-static int pin_buffer(void *arg, void *p, size_t bytes)
-{
-    VmafGpuDev *d = arg;
-    return d->ops->host_register(d, p, bytes);
-}
-
-static void unpin_buffer(void *arg, void *p)
-{
-    VmafGpuDev *d = arg;
-    d->ops->host_unregister(d, p);
-}
-
-/* Pool pictures in page-locked memory: the pipeline copies straight from them. */
-static void pin_pool(VmafContext *vmaf)
-{
-    if (vmaf->pool && vmaf->gpu)
-        vmaf_picture_pool_pin(vmaf->pool, pin_buffer, unpin_buffer, vmaf_gpu_device(vmaf->gpu));
-}
-
-static void destroy_gpu(VmafContext *vmaf)
-{
-    if (vmaf->pool) vmaf_picture_pool_pin(vmaf->pool, NULL, NULL, NULL);
-    vmaf_gpu_destroy(vmaf->gpu);
-    vmaf->gpu = NULL;
-    for (unsigned i = 0; vmaf->gpu_inst && i < vmaf->n_reg; i++)
-        vmaf_fex_destroy(vmaf->gpu_inst[i]);
-    free(vmaf->gpu_inst);
-    vmaf->gpu_inst = NULL;
-}
-
-/* The GPU pipeline and its twins, when a device is open; a metric whose
- * twin declines (or that has none) stays on the CPU. */
-static int start_gpu(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev, bool *refused)
-{
-    const VmafGpuConfig gc = { .frames_in_flight = vmaf->frames_in_flight,
-                               .log_id = vmaf->log_id, .conclude = vmaf_fex_conclude };
-    int err = vmaf_gpu_create(&vmaf->gpu, dev, n_dev, &gc, vmaf->pix_fmt, vmaf->bpc,
-                              vmaf->w, vmaf->h);
-    if (err) return err;
-    char name[256];
-    snprintf(name, sizeof(name), "%s", dev[0]->ops->device_name(dev[0]));
-    vmaf->gpu_inst = calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(*vmaf->gpu_inst));
-    if (!vmaf->gpu_inst) return -ENOMEM;
-    const VmafFexEnv env = { .division = vmaf->division, .gpu = vmaf->gpu };
-    unsigned n_twin = 0;
-    for (unsigned i = 0; i < vmaf->n_reg; i++) {
-        Registration *r = &vmaf->reg[i];
-        if (!r->desc->gpu || !vmaf_gpu_runs(vmaf->gpu, r->desc->gpu->program)) continue;
-        VmafFex *fex = NULL;
-        err = vmaf_fex_create(&fex, r->desc, r->opts, &env, vmaf->fc, i);
-        if (err) return err;
-        err = vmaf_fex_init(fex, vmaf->pix_fmt, vmaf->bpc, vmaf->w, vmaf->h);
-        if (!err && !fex->twin) {
-            /* The twin declined: the metric stays on the CPU. */
-            vmaf_fex_destroy(fex);
-            continue;
-        }
-        if (err) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: cannot start on %ux%u %u-bit pictures (%s)",
-                     r->desc->name, vmaf->w, vmaf->h, vmaf->bpc, strerror(-err));
-            /* The metric refuses these pictures whatever computes it. */
-            *refused = !fex->twin;
-            vmaf_fex_destroy(fex);
-            return err;
-        }
-        vmaf->gpu_inst[i] = fex;
-        r->gpu = true;
-        n_twin++;
-    }
-    if (!n_twin) {
-        destroy_gpu(vmaf);
-        return 0;
-    }
-    err = vmaf_gpu_start(vmaf->gpu);
-    if (err) return err;
-    vmaf_log(VMAF_LOG_LEVEL_INFO, "computing on %s%s where a metric has a %s twin", name,
-             n_dev > 1 ? " and more devices" : "", vmaf_gpu_backend(vmaf->gpu));
-    pin_pool(vmaf);
-    return 0;
-}
-
 static int start(VmafContext *vmaf, const VmafPicture *ref)
 {
     vmaf->pix_fmt = ref->pix_fmt;
@@ -854,41 +608,14 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     vmaf->h = ref->h[0];
     clock_gettime(CLOCK_MONOTONIC, &vmaf->t_start);
 
-    VmafGpuDev *dev[VMAF_GPU_MAX_DEVICES];
-    unsigned n_dev = 0;
-    int err = open_backend(vmaf, dev, &n_dev);
-    if (err) return err;
-    if (n_dev) err = describe_devices(vmaf, dev, n_dev);
-    if (err) {
-        for (unsigned k = 0; k < n_dev; k++) dev[k]->ops->close(dev[k]);
-        return err;
-    }
-    /* Under backend auto a GPU's errors are held back: the CPU can take over. */
-    const bool hold = n_dev && falls_back(vmaf);
-    if (hold) vmaf_log_hold(vmaf->log_id);
-    bool refused = false;
-    if (n_dev) err = start_gpu(vmaf, dev, n_dev, &refused);
-    if (err && hold && !refused) {
-        /* Nothing computed yet: the CPU takes every metric from frame 0. */
-        destroy_gpu(vmaf);
-        char why[400];
-        vmaf_log_release(vmaf->log_id, false, why, sizeof(why));
-        vmaf_log(VMAF_LOG_LEVEL_WARNING, "backend auto: the GPU could not start (%s); "
-                 "computing on the CPU from frame 0", why[0] ? why : strerror(-err));
-        for (unsigned i = 0; i < vmaf->n_reg; i++) vmaf->reg[i].gpu = false;
-        err = 0;
-    } else if (hold && !err && vmaf->gpu) {
-        err = vmaf_failover_create(vmaf);
-    } else if (hold) {
-        vmaf_log_release(vmaf->log_id, true, NULL, 0);
-    }
+    int err = vmaf_ctx_start_gpu(vmaf);
     if (err) return err;
     for (unsigned i = 0; i < vmaf->n_reg; i++)
         vmaf->reg[i].on_caller = is_temporal(&vmaf->reg[i]) && !vmaf->reg[i].gpu;
 
     const bool threaded = vmaf->cfg.n_threads > 0 && any_non_temporal(vmaf);
     err = create_instances(vmaf, &vmaf->inst, true, !threaded);
-    if (!err) err = record_backends(vmaf);
+    if (!err) err = vmaf_ctx_record_backends(vmaf);
     if (err) return err;
     return threaded ? vmaf_ctx_start_workers(vmaf) : 0;
 }
@@ -1129,7 +856,7 @@ VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfigur
     int err = vmaf_picture_pool_create(&vmaf->pool, cfg.pic_params.pix_fmt, cfg.pic_params.bpc,
                                        cfg.pic_params.w, cfg.pic_params.h);
     if (err) return err;
-    pin_pool(vmaf);
+    vmaf_ctx_pin_pool(vmaf);
     /* Fill the pool up front: its buffers exist (and are page-locked for a
      * GPU) before the first frame. Their pages come as the frames fill them. */
     VmafPicture *pics = calloc(cfg.pic_cnt, sizeof(*pics));
@@ -1173,7 +900,7 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
     stop_workers(vmaf);
-    destroy_gpu(vmaf);
+    vmaf_ctx_destroy_gpu(vmaf);
     vmaf_failover_destroy(vmaf);
     destroy_instances(vmaf->inst, vmaf->n_reg);
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
@@ -1184,7 +911,7 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     evc_state_close(vmaf->cuda);
     vmaf_dict_free(&vmaf->backends);
     vmaf_device_records_free(&vmaf->devices);
-    free_gpu_records(vmaf);
+    vmaf_ctx_free_gpu_records(vmaf);
     vmaf_fc_destroy(vmaf->fc);
     vmaf_picture_pool_close(vmaf->pool);
     evc_picture_pool_close(vmaf->dev_pool);

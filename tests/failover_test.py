@@ -103,6 +103,39 @@ def counts(r):
     return out
 
 
+def check_records(doc, notices, fault):
+    """The output's devices say where each extractor ran: after a mid-run
+    failover, the GPU's record(s) then the CPU's, with the frame it took over
+    from (none after the last frame) and the failure."""
+    if len(notices) != 1:
+        return []
+    devices, errs = doc.get('devices', {}), []
+    m, end = NOTICE.search(notices[0]), NOTICE_END.search(notices[0])
+    if not (m or end):
+        # Never started on the GPU: every extractor's one record is the CPU's.
+        odd = [k for k, v in devices.items() if [d.get('backend') for d in v] != ['cpu']]
+        return ['not only the CPU in devices: %s' % odd[:3]] if odd else []
+    moved = [n.strip() for n in m.group(3).split(',')] if m else None
+    for name, recs in devices.items():
+        last = recs[-1]
+        if 'failover' not in last:
+            if moved and name in moved:
+                errs.append('%s moved, its devices do not say so: %s' % (name, recs))
+            continue
+        if last.get('backend') != 'cpu' or len(recs) < 2 or recs[0].get('backend') == 'cpu':
+            errs.append('%s: a failover record not after a GPU one: %s' % (name, recs))
+        if 'EXACTVMAF_GPU_FAULT=' + fault not in last['failover']:
+            errs.append('%s: the record does not name the fault: %s' % (name, last))
+        if m and int(last.get('from_frame', -1)) < int(m.group(4)):
+            errs.append('%s: from_frame %s before the notice\'s frame %s' %
+                        (name, last.get('from_frame'), m.group(4)))
+        if end and 'from_frame' in last:
+            errs.append('%s: from_frame after the last frame: %s' % (name, last))
+    if not any('failover' in v[-1] for v in devices.values()):
+        errs.append('no extractor\'s devices record the failover')
+    return errs
+
+
 def check_failover(a, tmp, auto, extra, ref_vals, fault, frames, label):
     out = os.path.join(tmp, 'f.json')
     r = run(a, tmp, auto, extra, out, fault)
@@ -139,6 +172,7 @@ def check_failover(a, tmp, auto, extra, ref_vals, fault, frames, label):
         bad = [k for k in ref_vals if got.get(k) != ref_vals[k]]
         if bad:
             errs.append('%d values differ from the CPU run, first %s' % (len(bad), bad[:3]))
+        errs += check_records(json.load(open(out)), notices, fault)
     elif not r.returncode:
         errs.append('no output file')
     said = ''
