@@ -46,6 +46,7 @@ enum {
     ARG_HWDEC_SESSIONS,
     ARG_REPORT,
     ARG_PLOT,
+    ARG_REPORT_FRAME,
     ARG_HELP,
     ARG_END,    /* keep last: sizes the table of options given */
 };
@@ -96,6 +97,7 @@ static const struct option long_opts[] = {
     { "hwdec-sessions",    required_argument, NULL, ARG_HWDEC_SESSIONS },
     { "report",            required_argument, NULL, ARG_REPORT },
     { "plot",              required_argument, NULL, ARG_PLOT },
+    { "report-frame",      required_argument, NULL, ARG_REPORT_FRAME },
     { "help",              no_argument,       NULL, ARG_HELP },
     { NULL,                0,                 NULL, 0 },
 };
@@ -741,6 +743,9 @@ static int parse_option(CliSettings *s, int o, const char *arg)
     case ARG_PLOT:
         s->plot_path = arg;
         return 0;
+    case ARG_REPORT_FRAME:
+        s->report_frame_set = true;
+        return parse_unsigned(arg, o, &s->report_frame);
     case ARG_FRAMES_IN_FLIGHT: {
         unsigned n;
         if (parse_unsigned(arg, o, &n) || n < 1 || n > 32) {
@@ -759,6 +764,26 @@ static int parse_option(CliSettings *s, int o, const char *arg)
 const char *cli_model_label(const CliModel *m)
 {
     return m->version ? m->version : m->path;
+}
+
+int cli_option_lookup(const char *arg, const char **name)
+{
+    *name = NULL;
+    if (arg[0] != '-' || !arg[1]) return -1;
+    if (arg[1] != '-') {
+        const char *p = strchr(short_opts + 1, arg[1]);
+        if (!p || arg[1] == ':') return -1;
+        for (const struct option *o = long_opts; o->name; o++)
+            if (o->val == arg[1]) *name = o->name;
+        return p[1] == ':' && !arg[2] ? 1 : 0;
+    }
+    const size_t len = strcspn(arg + 2, "=");
+    for (const struct option *o = long_opts; o->name; o++) {
+        if (strlen(o->name) != len || strncmp(o->name, arg + 2, len)) continue;
+        *name = o->name;
+        return o->has_arg == required_argument && !arg[2 + len] ? 1 : 0;
+    }
+    return -1;
 }
 
 enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
@@ -780,7 +805,7 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
                                 ARG_FRAME_SKIP_REF, ARG_FRAME_SKIP_DIST, ARG_PRECISION,
                                 ARG_DIVISION, ARG_BACKEND, ARG_GPU, ARG_FRAMES_IN_FLIGHT,
                                 ARG_OPENCL_DEVICE, ARG_OPENCL_FP64, ARG_SCALE, ARG_HWDEC,
-                                ARG_REPORT, ARG_PLOT };
+                                ARG_REPORT, ARG_PLOT, ARG_REPORT_FRAME };
     bool given[ARG_END] = { false };
     int format_flag = 0;
 

@@ -8,7 +8,26 @@
 #ifndef EXACTVMAF_TOOLS_REPORT_H
 #define EXACTVMAF_TOOLS_REPORT_H
 
+#include <stdio.h>
+
 #include "libvmaf/libvmaf.h"
+
+/** A file written whole or not at all: a temporary file renamed at the end. */
+typedef struct OutFile {
+    FILE *f;
+    char *tmp;
+    const char *path;
+} OutFile;
+
+/** Start writing path (errors printed). @return 0 or a negative errno. */
+int report_out_open(OutFile *o, const char *path);
+
+/** Finish: rename into place when err is 0 and every write succeeded, else
+ *  remove the temporary file (errors printed). @return the error. */
+int report_out_close(OutFile *o, int err);
+
+/** Write s escaped for HTML text and attributes. */
+void report_esc(FILE *f, const char *s);
 
 typedef struct CliReport {
     const char *ref_path, *dist_path;
