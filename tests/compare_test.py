@@ -26,9 +26,10 @@ pooled mean bit for bit, its bitrate is the container's (ffprobe); the CSV
 holds the same rows and read back by --points gives the same deltas bit for
 bit; grouping by folder and by --group-by; the HTML page has every point,
 and opens in headless Chromium without console messages (skipped without
-chromium); options that do not apply are refused.
+chromium); options that do not apply are refused; Python's
+exactvmaf.compare() returns the CLI's JSON (with --package).
 
-usage: compare_test.py --exe build/tools/exactvmaf
+usage: compare_test.py --exe build/tools/exactvmaf [--package python]
 """
 import argparse, json, math, os, re, shutil, struct, subprocess, sys, tempfile
 
@@ -132,7 +133,7 @@ def make_encodes(tmp, ffmpeg):
     return ref, encs
 
 
-def end_to_end(exe, tmp, ffmpeg, chromium):
+def end_to_end(exe, tmp, ffmpeg, chromium, package):
     ref, encs = make_encodes(tmp, ffmpeg)
     js, csv_path, html = (os.path.join(tmp, n) for n in ('c.json', 'c.csv', 'c.html'))
     r = subprocess.run([exe, 'compare', ref] + encs + ['--json', js, '--csv', csv_path,
@@ -209,6 +210,20 @@ def end_to_end(exe, tmp, ffmpeg, chromium):
     else:
         skipped.append('chromium')
 
+    if package:
+        sys.path.insert(0, package)
+        os.environ['EXACTVMAF_CLI'] = exe
+        import exactvmaf
+        c = exactvmaf.compare(ref, encs, threads=2)
+        record('Python exactvmaf.compare(): the CLI\'s JSON, BD-rate %.4f%%' % (
+            c.bd_rate(doc['ladders'][1]['name']) or 0), c.json == doc,
+            str(c.json)[:200])
+        try:
+            exactvmaf.compare(ref, encs, model=None)
+            record('Python compare() without a model raises', False, 'no error')
+        except exactvmaf.Error as e:
+            record('Python compare() without a model raises', 'model' in str(e), str(e))
+
     for bad_opt in (['-o', 'x.xml'], ['--plot', 'p.svg'], ['--bogus']):
         r = subprocess.run([exe, 'compare', ref, encs[0]] + bad_opt, capture_output=True, text=True)
         record('refuses %s (exit 1, a message)' % ' '.join(bad_opt),
@@ -229,13 +244,14 @@ def chromium_check(chromium, html, tmp):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
+    ap.add_argument('--package', help='the python/ folder: also check exactvmaf.compare()')
     a = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         arithmetic(a.exe, tmp)
         ffmpeg = shutil.which('ffmpeg')
         chromium = shutil.which('chromium') or shutil.which('chromium-browser')
         if ffmpeg:
-            end_to_end(a.exe, tmp, ffmpeg, chromium)
+            end_to_end(a.exe, tmp, ffmpeg, chromium, a.package)
         else:
             skipped.append('ffmpeg')
     if skipped:
