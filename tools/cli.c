@@ -167,7 +167,11 @@ static const char usage_text[] =
 "                              %.17g, every score exact\n"
 "     --report FILE.html       a page to read: every model's and feature's scores\n"
 "                              plotted per frame, pooled values, the worst frames,\n"
-"                              the run's parameters (self-contained, printable)\n"
+"                              the 5 worst in pictures (luma of both videos and\n"
+"                              their difference as a heat map, 320 pixels wide,\n"
+"                              read again from the files after the scoring), the\n"
+"                              run's parameters (self-contained, printable)\n"
+"     --report-frame N         also show frame N (of the scored frames) in pictures\n"
 "     --plot FILE.svg          the models' per-frame scores as one SVG chart\n"
 " -q, --quiet                  no progress line (shown only when stderr is a terminal)\n"
 "     --log-level error|warning|info|debug\n"
@@ -209,6 +213,21 @@ static const char usage_text[] =
 "                              refined reciprocals != IEEE over [1,2), then exit\n"
 " -v, --version                print the version and exit\n"
 "     --help                   print this help and exit\n"
+"\n"
+"Comparing encodes: exactvmaf compare [options] REF ENC...\n"
+"scores each encode ENC against the reference REF (with the options above that\n"
+"apply: --model, --backend, --threads, --hwdec, ...), reads its bitrate from its\n"
+"container, groups the encodes into ladders, and prints each ladder's BD-rate\n"
+"and BD-VMAF against the first one (piecewise cubic interpolation, as the\n"
+"JCT-VC/JVET and AOM common test conditions) and the ladders' VMAF at the\n"
+"bitrates they all reach ('exactvmaf compare --help' says more):\n"
+"     --group-by REGEX         an encode's ladder: the first group (or the match)\n"
+"                              of REGEX in its file name; default: its folder, or\n"
+"                              with one folder its name without its last number\n"
+"     --json FILE, --csv FILE, --report FILE.html\n"
+"                              the results as JSON, CSV, and a page of the curves\n"
+"     --points FILE.csv        no scoring: BD-rate and BD-VMAF of given points\n"
+"                              (columns ladder, bitrate_kbps, vmaf)\n"
 "\n"
 "Numbers take decimal, 0x hexadecimal or 0 octal form. Each option that takes\n"
 "one value may be given once; an extractor option may be set once per --feature\n"
@@ -871,6 +890,8 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
     }
     if (s->scale_w && s->scale_to_ref)
         return fail("--scale and --scale-to-ref: choose one");
+    if (s->report_frame_set && !s->report_path)
+        return fail("--report-frame shows a frame in the --report page: give --report too");
     /* Netflix's default model. */
     if (!s->n_model && !s->no_prediction && add_model(s, "version=vmaf_v0.6.1"))
         return CLI_PARSE_ERROR;

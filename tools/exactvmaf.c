@@ -26,6 +26,7 @@
 
 #include "cli.h"
 #include "exactvmaf/exactvmaf.h"
+#include "frame_pictures.h"
 #include "incomplete.h"
 #include "inputs.h"
 #include "libvmaf/libvmaf.h"
@@ -351,6 +352,58 @@ static char *join_args(char *const argv[])
     return s;
 }
 
+/*
+ * The report's pictures: the worst frames of the first model and
+ * --report-frame, read again from the inputs (frame_pictures.h). Only what
+ * cannot be had (a pipe, a frame past the end) is left out, saying why.
+ */
+static int report_pictures(VmafContext *vmaf, const CliSettings *c, CliReport *r,
+                           FramePictures *pics)
+{
+    unsigned frames[REPORT_WORST_PICTURES + 1];
+    unsigned n = report_worst_frames(vmaf, r->models[0], r->n_frames, frames,
+                                     REPORT_WORST_PICTURES);
+    static char note[160];
+    r->pictures_note = NULL;
+    if (c->report_frame_set) {
+        bool listed = false;
+        for (unsigned k = 0; k < n; k++) listed |= frames[k] == c->report_frame;
+        if (c->report_frame >= r->n_frames) {
+            snprintf(note, sizeof(note), "--report-frame %u: there are %u scored frames.",
+                     c->report_frame, r->n_frames);
+            r->pictures_note = note;
+        } else if (!listed) {
+            frames[n++] = c->report_frame;
+        }
+    }
+    /* Read in frame order; shown in the order chosen. */
+    unsigned sorted[REPORT_WORST_PICTURES + 1];
+    memcpy(sorted, frames, n * sizeof(unsigned));
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned j = i; j && sorted[j - 1] > sorted[j]; j--) {
+            const unsigned t = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = t;
+        }
+    FramePictures read[REPORT_WORST_PICTURES + 1];
+    const int err = frame_pictures_make(c, sorted, n, read);
+    if (err == -ENOTSUP) {
+        r->pictures_note = "No pictures: an input is a pipe, which cannot be read twice.";
+        return 0;
+    }
+    if (err == -ENOMEM) return err;
+    if (err) {
+        r->pictures_note = "No pictures: reading the videos again failed.";
+        return 0;
+    }
+    for (unsigned k = 0; k < n; k++)
+        for (unsigned j = 0; j < n; j++)
+            if (read[j].frame == frames[k]) pics[k] = read[j];
+    r->pictures = pics;
+    r->n_pictures = n;
+    return 0;
+}
+
 /* --report and --plot, from what the context holds (report.h). */
 static int write_reports(VmafContext *vmaf, const CliSettings *c, const VideoInput *ref,
                          const VideoInput *dist, unsigned n_frames, const char *incomplete,
@@ -371,14 +424,18 @@ static int write_reports(VmafContext *vmaf, const CliSettings *c, const VideoInp
         seconds[i] = t >= 0 ? t : in->fps_num ?
                      (double)(i + c->frame_skip_ref) * in->fps_den / in->fps_num : -1.0;
     }
-    const CliReport r = {
+    CliReport r = {
         .ref_path = c->path_ref, .dist_path = c->path_dist, .ref_desc = ref_desc,
         .dist_desc = dist_desc, .n_frames = n_frames, .seconds = seconds, .models = models,
         .n_models = c->no_prediction ? 0 : c->n_model, .command = command,
         .incomplete = incomplete,
     };
+    FramePictures pics[REPORT_WORST_PICTURES + 1];
+    if (!err && c->report_path && r.n_models)
+        err = report_pictures(vmaf, c, &r, pics);
     if (!err && c->report_path) err = cli_write_report(vmaf, c->report_path, &r);
     if (!err && c->plot_path) err = cli_write_plot(vmaf, c->plot_path, &r);
+    frame_pictures_free(pics, r.n_pictures);
     free(seconds);
     free(command);
     return err;

@@ -281,6 +281,9 @@ static const char css[] =
     "code{font:12px ui-monospace,monospace;word-break:break-all}"
     ".warn{background:#fff4d6;border:1px solid #e7c35c;padding:8px 12px;margin:8px 0}"
     ".grid2{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:10px 18px}"
+    ".pics{display:flex;flex-wrap:wrap;gap:8px;font-size:12px;color:#555}"
+    ".pics img{display:block;image-rendering:pixelated;max-width:100%;height:auto}"
+    "figure.frame{margin:10px 0}figure.frame figcaption{font-weight:600;font-size:13px}"
     ".grid2 figure{margin:0}.grid2 figcaption{font-weight:600;font-size:13px}"
     "svg{max-width:100%;height:auto;display:block}"
     "@media print{body{max-width:none;margin:0}section{break-inside:avoid}"
@@ -351,6 +354,68 @@ static void device_list(FILE *f, VmafContext *vmaf)
             report_esc(f, ext);
         }
     }
+}
+
+unsigned report_worst_frames(VmafContext *vmaf, const char *model, unsigned n_frames,
+                             unsigned *out, unsigned max)
+{
+    /* A running selection of the `max` lowest, kept sorted: ties keep the
+     * earlier frame first. */
+    unsigned n = 0;
+    double low[WORST_FRAMES > REPORT_WORST_PICTURES ? WORST_FRAMES : REPORT_WORST_PICTURES];
+    if (max > sizeof(low) / sizeof(low[0])) max = sizeof(low) / sizeof(low[0]);
+    for (unsigned i = 0; i < n_frames; i++) {
+        double v;
+        if (vmaf_feature_score_at_index(vmaf, model, &v, i) || !isfinite(v)) continue;
+        unsigned k = n;
+        while (k && low[k - 1] > v) k--;
+        if (k == max) continue;
+        const unsigned last = n < max ? n : max - 1;
+        for (unsigned j = last; j > k; j--) {
+            low[j] = low[j - 1];
+            out[j] = out[j - 1];
+        }
+        low[k] = v;
+        out[k] = i;
+        if (n < max) n++;
+    }
+    return n;
+}
+
+/* The chosen frames as pictures: reference, distorted, difference. */
+static void pictures(FILE *f, const CliReport *r, Series *const *models, unsigned n_m)
+{
+    if (!r->n_pictures && !r->pictures_note) return;
+    fputs("<section id=\"pictures\"><h2>Frames</h2>", f);
+    if (r->pictures_note) {
+        fputs("<p>", f);
+        report_esc(f, r->pictures_note);
+        fputs("</p>", f);
+    }
+    fprintf(f, "<p>Luma of the reference and of the distorted video, and the absolute "
+            "difference of their luma per pixel (black: none, white: %d or more 8-bit steps, "
+            "averaged over each pixel's area).</p>\n", PICTURE_DIFF_FULL);
+    for (unsigned k = 0; k < r->n_pictures; k++) {
+        const FramePictures *p = &r->pictures[k];
+        fprintf(f, "<figure class=\"frame\" data-frame=\"%u\"><figcaption>frame %u (", p->frame,
+                p->frame);
+        print_time(f, r->seconds ? r->seconds[p->frame] : -1.0);
+        fputs(")", f);
+        for (unsigned m = 0; m < n_m; m++) {
+            fputs(", ", f);
+            report_esc(f, models[m]->name);
+            fprintf(f, " %.6f", models[m]->v[p->frame]);
+        }
+        fprintf(f, "; largest difference %.6g</figcaption><div class=\"pics\">", p->max_diff);
+        static const char *const what[] = { "reference", "distorted", "difference" };
+        const char *const png[] = { p->ref_png, p->dist_png, p->diff_png };
+        for (int i = 0; i < 3; i++)
+            fprintf(f, "<div><img class=\"%s\" width=\"%u\" height=\"%u\" alt=\"%s, frame %u\" "
+                    "src=\"data:image/png;base64,%s\"><br>%s</div>", what[i], p->w, p->h,
+                    what[i], p->frame, png[i], what[i]);
+        fputs("</div></figure>\n", f);
+    }
+    fputs("</section>\n", f);
 }
 
 static int write_page(FILE *f, VmafContext *vmaf, const CliReport *r, Series *all, unsigned n_all)
@@ -427,21 +492,9 @@ static int write_page(FILE *f, VmafContext *vmaf, const CliReport *r, Series *al
         fputs("</section>\n", f);
 
         /* The worst frames of the first model. */
-        unsigned *order = malloc((r->n_frames ? r->n_frames : 1) * sizeof(unsigned));
-        if (!order) return -ENOMEM;
-        unsigned n = 0;
-        for (unsigned i = 0; i < r->n_frames; i++)
-            if (!isnan(models[0]->v[i])) order[n++] = i;
-        /* A partial selection sort: the few lowest, ties by frame number. */
-        const unsigned show = n < WORST_FRAMES ? n : WORST_FRAMES;
-        for (unsigned k = 0; k < show; k++) {
-            unsigned best = k;
-            for (unsigned j = k + 1; j < n; j++)
-                if (models[0]->v[order[j]] < models[0]->v[order[best]]) best = j;
-            const unsigned t = order[k];
-            order[k] = order[best];
-            order[best] = t;
-        }
+        unsigned order[WORST_FRAMES];
+        const unsigned show = report_worst_frames(vmaf, models[0]->name, r->n_frames, order,
+                                                  WORST_FRAMES);
         fputs("<section id=\"worst\"><h2>Worst frames (", f);
         report_esc(f, models[0]->name);
         fputs(")</h2><table>\n<tr><th class=\"n\">frame</th><th class=\"n\">time</th>", f);
@@ -461,7 +514,7 @@ static int write_page(FILE *f, VmafContext *vmaf, const CliReport *r, Series *al
             fputs("</tr>\n", f);
         }
         fputs("</table></section>\n", f);
-        free(order);
+        pictures(f, r, models, n_m);
     }
 
     /* Every feature per frame. */
