@@ -5,7 +5,8 @@ One run writes all three. Every plotted curve of the report (every model and
 feature) must carry exactly the JSON's per-frame values (data-values, bit for
 bit) at the JSON's frames, and each point must sit where the chart's axes put
 that value; the pooled table must print the JSON's pooled values; the worst
-frames must be the lowest-scoring ones. The page must open in headless
+frames must be the lowest-scoring ones, the 5 worst and --report-frame shown in
+pictures whose PNGs hold the frames' luma and its difference. The page must open in headless
 Chromium with no console message, and a screenshot is kept (--artifacts).
 The plot must be well-formed SVG with the models' curves. Skipped (77)
 without chromium (Debian: apt-get install chromium).
@@ -40,6 +41,40 @@ def y4m(path, w, h, n, seed):
     open(path, 'wb').write(out)
 
 
+def luma(path, k, w=96, h=64):
+    """Frame k's luma samples of a y4m file written by y4m() above."""
+    data = open(path, 'rb').read()
+    start = data.index(b'\n') + 1
+    size = len(b'FRAME\n') + w * h + 2 * (w // 2) * (h // 2)
+    at = start + k * size + len(b'FRAME\n')
+    return data[at:at + w * h]
+
+
+def png_pixels(b64):
+    """The samples of an 8-bit grey or palette PNG (filter 0 rows), or None."""
+    import base64, zlib
+    try:
+        data = base64.b64decode(b64)
+        assert data[:8] == b'\x89PNG\r\n\x1a\n'
+        at, idat, w, h = 8, b'', 0, 0
+        while at < len(data):
+            n = struct.unpack('>I', data[at:at + 4])[0]
+            kind, body = data[at + 4:at + 8], data[at + 8:at + 8 + n]
+            if zlib.crc32(kind + body) != struct.unpack('>I', data[at + 8 + n:at + 12 + n])[0]:
+                return None
+            if kind == b'IHDR':
+                w, h = struct.unpack('>II', body[:8])
+            elif kind == b'IDAT':
+                idat += body
+            at += 12 + n
+        raw = zlib.decompress(idat)
+        rows = [raw[y * (w + 1):(y + 1) * (w + 1)] for y in range(h)]
+        assert all(r[0] == 0 for r in rows) and len(raw) == h * (w + 1)
+        return b''.join(r[1:] for r in rows)
+    except Exception:
+        return None
+
+
 def bits(x):
     return struct.pack('<d', x)
 
@@ -61,7 +96,7 @@ def main():
         r = subprocess.run([a.exe, '-r', ref, '-d', dis, '--model', 'version=vmaf_v0.6.1',
                             '--model', 'version=vmaf_float_v0.6.1:name=vmaf_float',
                             '--feature', 'psnr', '--precision', 'max', '--json', '-o', js,
-                            '--report', html, '--plot', svg, '-q'],
+                            '--report', html, '--plot', svg, '--report-frame', '13', '-q'],
                            capture_output=True, text=True)
         if r.returncode:
             record('run', False, r.stderr[-300:])
@@ -122,6 +157,27 @@ def main():
         lowest = sorted(frames, key=lambda n: (frames[n]['vmaf'], n))[:len(listed)]
         record('worst frames are the lowest VMAF frames', listed and listed == lowest,
                'listed %s, lowest %s' % (listed, lowest))
+
+        # Pictures of the 5 worst frames and of --report-frame 13: the PNGs
+        # decode to the videos' luma (96x64 is under 320 pixels: one to one)
+        # and to the heat map of their absolute difference.
+        want = lowest[:5] + ([13] if 13 not in lowest[:5] else [])
+        figs = re.findall(r'<figure class="frame" data-frame="(\d+)">(.*?)</figure>', page, re.S)
+        record('pictures: the 5 worst frames and --report-frame 13, in that order',
+               [int(n) for n, _ in figs] == want, '%s vs %s' % ([n for n, _ in figs], want))
+        bad = []
+        for n, body in figs:
+            imgs = dict(re.findall(r'<img class="(\w+)"[^>]* src="data:image/png;base64,([^"]+)"', body))
+            r_l, d_l = luma(ref, int(n)), luma(dis, int(n))
+            if png_pixels(imgs.get('reference', '')) != r_l:
+                bad.append('frame %s: reference picture is not its luma' % n)
+            if png_pixels(imgs.get('distorted', '')) != d_l:
+                bad.append('frame %s: distorted picture is not its luma' % n)
+            heat = bytes(min(255, int(abs(a - b) / 16 * 255 + 0.5)) for a, b in zip(r_l, d_l))
+            if png_pixels(imgs.get('difference', '')) != heat:
+                bad.append('frame %s: difference picture is not |ref - dis|' % n)
+        record('pictures: reference, distorted and difference PNGs hold the frames\' luma',
+               bool(figs) and not bad, '; '.join(bad[:4]))
 
         # The plot: well-formed SVG with the two models.
         try:

@@ -46,6 +46,7 @@ enum {
     ARG_HWDEC_SESSIONS,
     ARG_REPORT,
     ARG_PLOT,
+    ARG_REPORT_FRAME,
     ARG_HELP,
     ARG_END,    /* keep last: sizes the table of options given */
 };
@@ -96,6 +97,7 @@ static const struct option long_opts[] = {
     { "hwdec-sessions",    required_argument, NULL, ARG_HWDEC_SESSIONS },
     { "report",            required_argument, NULL, ARG_REPORT },
     { "plot",              required_argument, NULL, ARG_PLOT },
+    { "report-frame",      required_argument, NULL, ARG_REPORT_FRAME },
     { "help",              no_argument,       NULL, ARG_HELP },
     { NULL,                0,                 NULL, 0 },
 };
@@ -165,7 +167,11 @@ static const char usage_text[] =
 "                              %.17g, every score exact\n"
 "     --report FILE.html       a page to read: every model's and feature's scores\n"
 "                              plotted per frame, pooled values, the worst frames,\n"
-"                              the run's parameters (self-contained, printable)\n"
+"                              the 5 worst in pictures (luma of both videos and\n"
+"                              their difference as a heat map, 320 pixels wide,\n"
+"                              read again from the files after the scoring), the\n"
+"                              run's parameters (self-contained, printable)\n"
+"     --report-frame N         also show frame N (of the scored frames) in pictures\n"
 "     --plot FILE.svg          the models' per-frame scores as one SVG chart\n"
 " -q, --quiet                  no progress line (shown only when stderr is a terminal)\n"
 "     --log-level error|warning|info|debug\n"
@@ -207,6 +213,21 @@ static const char usage_text[] =
 "                              refined reciprocals != IEEE over [1,2), then exit\n"
 " -v, --version                print the version and exit\n"
 "     --help                   print this help and exit\n"
+"\n"
+"Comparing encodes: exactvmaf compare [options] REF ENC...\n"
+"scores each encode ENC against the reference REF (with the options above that\n"
+"apply: --model, --backend, --threads, --hwdec, ...), reads its bitrate from its\n"
+"container, groups the encodes into ladders, and prints each ladder's BD-rate\n"
+"and BD-VMAF against the first one (piecewise cubic interpolation, as the\n"
+"JCT-VC/JVET and AOM common test conditions) and the ladders' VMAF at the\n"
+"bitrates they all reach ('exactvmaf compare --help' says more):\n"
+"     --group-by REGEX         an encode's ladder: the first group (or the match)\n"
+"                              of REGEX in its file name; default: its folder, or\n"
+"                              with one folder its name without its last number\n"
+"     --json FILE, --csv FILE, --report FILE.html\n"
+"                              the results as JSON, CSV, and a page of the curves\n"
+"     --points FILE.csv        no scoring: BD-rate and BD-VMAF of given points\n"
+"                              (columns ladder, bitrate_kbps, vmaf)\n"
 "\n"
 "Numbers take decimal, 0x hexadecimal or 0 octal form. Each option that takes\n"
 "one value may be given once; an extractor option may be set once per --feature\n"
@@ -741,6 +762,9 @@ static int parse_option(CliSettings *s, int o, const char *arg)
     case ARG_PLOT:
         s->plot_path = arg;
         return 0;
+    case ARG_REPORT_FRAME:
+        s->report_frame_set = true;
+        return parse_unsigned(arg, o, &s->report_frame);
     case ARG_FRAMES_IN_FLIGHT: {
         unsigned n;
         if (parse_unsigned(arg, o, &n) || n < 1 || n > 32) {
@@ -759,6 +783,26 @@ static int parse_option(CliSettings *s, int o, const char *arg)
 const char *cli_model_label(const CliModel *m)
 {
     return m->version ? m->version : m->path;
+}
+
+int cli_option_lookup(const char *arg, const char **name)
+{
+    *name = NULL;
+    if (arg[0] != '-' || !arg[1]) return -1;
+    if (arg[1] != '-') {
+        const char *p = strchr(short_opts + 1, arg[1]);
+        if (!p || arg[1] == ':') return -1;
+        for (const struct option *o = long_opts; o->name; o++)
+            if (o->val == arg[1]) *name = o->name;
+        return p[1] == ':' && !arg[2] ? 1 : 0;
+    }
+    const size_t len = strcspn(arg + 2, "=");
+    for (const struct option *o = long_opts; o->name; o++) {
+        if (strlen(o->name) != len || strncmp(o->name, arg + 2, len)) continue;
+        *name = o->name;
+        return o->has_arg == required_argument && !arg[2 + len] ? 1 : 0;
+    }
+    return -1;
 }
 
 enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
@@ -780,7 +824,7 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
                                 ARG_FRAME_SKIP_REF, ARG_FRAME_SKIP_DIST, ARG_PRECISION,
                                 ARG_DIVISION, ARG_BACKEND, ARG_GPU, ARG_FRAMES_IN_FLIGHT,
                                 ARG_OPENCL_DEVICE, ARG_OPENCL_FP64, ARG_SCALE, ARG_HWDEC,
-                                ARG_REPORT, ARG_PLOT };
+                                ARG_REPORT, ARG_PLOT, ARG_REPORT_FRAME };
     bool given[ARG_END] = { false };
     int format_flag = 0;
 
@@ -846,6 +890,8 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
     }
     if (s->scale_w && s->scale_to_ref)
         return fail("--scale and --scale-to-ref: choose one");
+    if (s->report_frame_set && !s->report_path)
+        return fail("--report-frame shows a frame in the --report page: give --report too");
     /* Netflix's default model. */
     if (!s->n_model && !s->no_prediction && add_model(s, "version=vmaf_v0.6.1"))
         return CLI_PARSE_ERROR;

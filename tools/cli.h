@@ -95,6 +95,9 @@ typedef struct CliSettings {
     /* Reports. */
     const char *report_path;        /**< --report FILE.html */
     const char *plot_path;          /**< --plot FILE.svg */
+    /** --report-frame N: a frame shown in pictures besides the worst ones */
+    unsigned report_frame;
+    bool report_frame_set;
     bool print_fingerprint;
 } CliSettings;
 
@@ -111,5 +114,30 @@ void cli_free(CliSettings *s);
 
 /** The model's label in messages: its version or its path. */
 const char *cli_model_label(const CliModel *m);
+
+/**
+ * What a command-line argument is to cli_parse: -1 not an option (or one it
+ * does not know), 0 an option complete in itself (a flag, or --opt=VALUE),
+ * 1 an option whose value is the next argument. *name: its long name.
+ */
+int cli_option_lookup(const char *arg, const char **name);
+
+/** The first model's pooled scores of a run (cli_run). */
+typedef struct CliRunScores {
+    unsigned n_frames;
+    double mean, harmonic_mean;
+    unsigned fps_num, fps_den;      /**< the distorted video's rate; 0/0 unknown */
+} CliRunScores;
+
+/**
+ * One run of the tool with these settings (exactvmaf.c). With `scores`, the
+ * first model's pooled scores are returned there instead of printed, and
+ * the process goes on after a GPU run (compare scores many files).
+ * @return the exit status (enum CliExit).
+ */
+int cli_run(CliSettings *c, char *const argv[], CliRunScores *scores);
+
+/** `exactvmaf compare ...` (compare.c); argv[1] is "compare". @return the exit status. */
+int compare_main(int argc, char *argv[]);
 
 #endif

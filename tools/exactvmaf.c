@@ -26,126 +26,15 @@
 
 #include "cli.h"
 #include "exactvmaf/exactvmaf.h"
+#include "frame_pictures.h"
 #include "incomplete.h"
+#include "inputs.h"
 #include "libvmaf/libvmaf.h"
 #include "models.h"
 #include "readers.h"
 #include "report.h"
 #include "stop_signals.h"
 #include "video_input.h"
-
-static const char *pix_fmt_name(enum VmafPixelFormat f)
-{
-    switch (f) {
-    case VMAF_PIX_FMT_YUV420P: return "4:2:0";
-    case VMAF_PIX_FMT_YUV422P: return "4:2:2";
-    case VMAF_PIX_FMT_YUV444P: return "4:4:4";
-    case VMAF_PIX_FMT_YUV400P: return "4:0:0";
-    default: return "unknown";
-    }
-}
-
-/*
- * The y4m reader takes stdin, pipes and FIFOs (read once, never sniffed),
- * files named .y4m or .yuv (its messages fit them best, even when damaged)
- * and files that start with y4m's magic; FFmpeg's libraries the rest.
- */
-static bool for_y4m_reader(const char *path)
-{
-    if (!strcmp(path, "-")) return true;
-    struct stat st;
-    if (stat(path, &st) || !S_ISREG(st.st_mode)) return true;
-    const char *dot = strrchr(path, '.');
-    if (dot && (!strcasecmp(dot, ".y4m") || !strcasecmp(dot, ".yuv"))) return true;
-    FILE *f = fopen(path, "rb");
-    if (!f) return true;    /* the y4m reader says why it cannot be opened */
-    char magic[9];
-    const bool y4m = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
-                     !memcmp(magic, "YUV4MPEG2", sizeof(magic));
-    fclose(f);
-    /* An empty or tiny file: the y4m reader's message fits it best. */
-    return y4m || st.st_size < (off_t)sizeof(magic);
-}
-
-/*
- * --hwdec auto decodes on NVDEC only where the metrics run on CUDA, so that
- * the frames stay on the GPU: NULL when they do (--backend cuda, or auto
- * with a usable device, as the library's auto decides), else why not.
- */
-
-static const char *hwdec_off(const CliSettings *c, char *buf, size_t len)
-{
-    if (c->hwdec != CLI_HWDEC_AUTO) return NULL;
-    switch (c->backend) {
-    case EXACTVMAF_BACKEND_CUDA: return NULL;
-    case EXACTVMAF_BACKEND_CPU: return "the metrics run on the CPU: --backend cpu";
-    case EXACTVMAF_BACKEND_OPENCL:
-    case EXACTVMAF_BACKEND_AUTO_OPENCL: return "the metrics run on OpenCL";
-    default: break;
-    }
-    const int gpu = c->n_gpu ? c->gpu[0] : 0;
-    char line[256] = "";
-    const int err = exactvmaf_device_describe(EXACTVMAF_BACKEND_CUDA, (unsigned)gpu, line,
-                                              sizeof(line));
-    if (!err) return NULL;
-    if (err == -ENODEV && line[0])
-        snprintf(buf, len, "the metrics run on the CPU: %s", line);
-    else
-        snprintf(buf, len, "the metrics run on the CPU: there is no CUDA device %d", gpu);
-    return buf;
-}
-
-/*
- * y4m and raw YUV are read by their own readers, everything else by FFmpeg's
- * libraries, which also read y4m and raw YUV that must be scaled (scale_w:
- * the size wanted, 0 for none).
- */
-static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
-                      unsigned scale_w, unsigned scale_h)
-{
-    int err;
-    const bool y4m = !c->use_yuv && for_y4m_reader(path);
-    if ((c->use_yuv || y4m) && !scale_w && !c->convert) {
-        err = c->use_yuv ?
-            video_input_open_yuv(vi, path, c->width, c->height, c->pix_fmt, c->bitdepth) :
-            video_input_open_y4m(vi, path);
-    } else {
-        if (!video_input_can_decode() && !c->use_yuv && !y4m) {
-            fprintf(stderr, "exactvmaf: %s is not a y4m file, and this exactvmaf was built "
-                    "without FFmpeg's libraries to decode it (or give -w -h -p -b for raw "
-                    "YUV)\n", path);
-            return -ENOTSUP;
-        }
-        char off[320];
-        const VideoDecodeOptions o = {
-            .convert = c->convert, .scale_w = scale_w, .scale_h = scale_h,
-            .raw = c->use_yuv, .raw_w = c->width, .raw_h = c->height,
-            .raw_bpc = c->bitdepth, .raw_pix_fmt = c->pix_fmt,
-            .hwdec = c->hwdec == CLI_HWDEC_CUDA ? VIDEO_HWDEC_CUDA :
-                     c->hwdec == CLI_HWDEC_NONE ? VIDEO_HWDEC_NONE : VIDEO_HWDEC_AUTO,
-            .gpu = c->n_gpu ? c->gpu[0] : 0,
-            .hwdec_off = hwdec_off(c, off, sizeof(off)),
-        };
-        err = video_input_open_sessions(vi, path, &o,
-                                        c->hwdec_sessions);
-    }
-    /* A read cut short by a stop signal ends the input quietly. */
-    if (!err) (*vi)->interrupted = &cli_stop_signal;
-    return err;
-}
-
-/* Both videos: the distorted one scaled to the reference's size with --scale-to-ref. */
-static int open_inputs(VideoInput **ref, VideoInput **dist, const CliSettings *c)
-{
-    int err = open_input(ref, c->path_ref, c, c->scale_w, c->scale_h);
-    if (err) return err;
-    unsigned w = c->scale_w, h = c->scale_h;
-    if (c->scale_to_ref) {
-        w = video_input_info(*ref)->w;
-        h = video_input_info(*ref)->h;
-    }
-    return open_input(dist, c->path_dist, c, w, h);
-}
 
 /* The two videos must describe the same pictures. */
 static int check_compatible(const VideoInput *ref, const VideoInput *dist, bool common_bitdepth)
@@ -159,8 +48,8 @@ static int check_compatible(const VideoInput *ref, const VideoInput *dist, bool 
     }
     if (a->pix_fmt != b->pix_fmt) {
         fprintf(stderr, "exactvmaf: chroma formats differ: %s is %s, %s is %s\n",
-                video_input_path(ref), pix_fmt_name(a->pix_fmt), video_input_path(dist),
-                pix_fmt_name(b->pix_fmt));
+                video_input_path(ref), cli_pix_fmt_name(a->pix_fmt), video_input_path(dist),
+                cli_pix_fmt_name(b->pix_fmt));
         problems++;
     }
     if (a->bpc != b->bpc && !common_bitdepth) {
@@ -258,53 +147,6 @@ static int check_lengths(VideoInput *ref, VideoInput *dist, const CliSettings *c
         return -EINVAL;
     }
     return 0;
-}
-
-/*
- * Refuse an output path that cannot be written before computing anything:
- * the file itself is created only at the end (see vmaf_write_output), so a
- * probe file is created beside it and removed. A probe, not access(): root
- * passes access() where a read-only file system or /proc still refuses.
- */
-static int check_output_path(const char *path)
-{
-    if (!path || !strcmp(path, "-")) return 0;
-    struct stat st;
-    if (!stat(path, &st)) {
-        if (S_ISDIR(st.st_mode)) {
-            fprintf(stderr, "exactvmaf: cannot write output %s: it is a directory\n", path);
-            return -EISDIR;
-        }
-        if (!S_ISREG(st.st_mode)) {
-            /* A device or pipe is written in place. */
-            if (access(path, W_OK)) goto fail;
-            return 0;
-        }
-    }
-    const size_t sz = strlen(path) + 48;
-    char *probe = malloc(sz);
-    if (!probe) return -ENOMEM;
-    snprintf(probe, sz, "%s.%ld.probe", path, (long)getpid());
-    const int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    const int e = errno;
-    if (fd >= 0) {
-        close(fd);
-        unlink(probe);
-    }
-    free(probe);
-    if (fd >= 0) return 0;
-    errno = e;
-fail:;
-    const int err = errno;
-    char *copy = strdup(path);
-    const char *dir = copy ? dirname(copy) : ".";
-    if (err == ENOENT && stat(dir, &st))
-        fprintf(stderr, "exactvmaf: cannot write output %s: the folder %s does not exist\n",
-                path, dir);
-    else
-        fprintf(stderr, "exactvmaf: cannot write output %s: %s\n", path, strerror(err));
-    free(copy);
-    return -err;
 }
 
 /* -o naming one of the videos would replace it with scores. */
@@ -482,7 +324,7 @@ input_error:
 static void describe(const VideoInput *vi, char *buf, size_t len)
 {
     const VideoInfo *in = video_input_info(vi);
-    int n = snprintf(buf, len, "%ux%u %s %u-bit", in->w, in->h, pix_fmt_name(in->pix_fmt),
+    int n = snprintf(buf, len, "%ux%u %s %u-bit", in->w, in->h, cli_pix_fmt_name(in->pix_fmt),
                      in->bpc);
     if (n > 0 && (size_t)n < len && in->format[0])
         n += snprintf(buf + n, len - (size_t)n, ", %s", in->format);
@@ -510,6 +352,58 @@ static char *join_args(char *const argv[])
     return s;
 }
 
+/*
+ * The report's pictures: the worst frames of the first model and
+ * --report-frame, read again from the inputs (frame_pictures.h). Only what
+ * cannot be had (a pipe, a frame past the end) is left out, saying why.
+ */
+static int report_pictures(VmafContext *vmaf, const CliSettings *c, CliReport *r,
+                           FramePictures *pics)
+{
+    unsigned frames[REPORT_WORST_PICTURES + 1];
+    unsigned n = report_worst_frames(vmaf, r->models[0], r->n_frames, frames,
+                                     REPORT_WORST_PICTURES);
+    static char note[160];
+    r->pictures_note = NULL;
+    if (c->report_frame_set) {
+        bool listed = false;
+        for (unsigned k = 0; k < n; k++) listed |= frames[k] == c->report_frame;
+        if (c->report_frame >= r->n_frames) {
+            snprintf(note, sizeof(note), "--report-frame %u: there are %u scored frames.",
+                     c->report_frame, r->n_frames);
+            r->pictures_note = note;
+        } else if (!listed) {
+            frames[n++] = c->report_frame;
+        }
+    }
+    /* Read in frame order; shown in the order chosen. */
+    unsigned sorted[REPORT_WORST_PICTURES + 1];
+    memcpy(sorted, frames, n * sizeof(unsigned));
+    for (unsigned i = 1; i < n; i++)
+        for (unsigned j = i; j && sorted[j - 1] > sorted[j]; j--) {
+            const unsigned t = sorted[j];
+            sorted[j] = sorted[j - 1];
+            sorted[j - 1] = t;
+        }
+    FramePictures read[REPORT_WORST_PICTURES + 1];
+    const int err = frame_pictures_make(c, sorted, n, read);
+    if (err == -ENOTSUP) {
+        r->pictures_note = "No pictures: an input is a pipe, which cannot be read twice.";
+        return 0;
+    }
+    if (err == -ENOMEM) return err;
+    if (err) {
+        r->pictures_note = "No pictures: reading the videos again failed.";
+        return 0;
+    }
+    for (unsigned k = 0; k < n; k++)
+        for (unsigned j = 0; j < n; j++)
+            if (read[j].frame == frames[k]) pics[k] = read[j];
+    r->pictures = pics;
+    r->n_pictures = n;
+    return 0;
+}
+
 /* --report and --plot, from what the context holds (report.h). */
 static int write_reports(VmafContext *vmaf, const CliSettings *c, const VideoInput *ref,
                          const VideoInput *dist, unsigned n_frames, const char *incomplete,
@@ -530,14 +424,18 @@ static int write_reports(VmafContext *vmaf, const CliSettings *c, const VideoInp
         seconds[i] = t >= 0 ? t : in->fps_num ?
                      (double)(i + c->frame_skip_ref) * in->fps_den / in->fps_num : -1.0;
     }
-    const CliReport r = {
+    CliReport r = {
         .ref_path = c->path_ref, .dist_path = c->path_dist, .ref_desc = ref_desc,
         .dist_desc = dist_desc, .n_frames = n_frames, .seconds = seconds, .models = models,
         .n_models = c->no_prediction ? 0 : c->n_model, .command = command,
         .incomplete = incomplete,
     };
+    FramePictures pics[REPORT_WORST_PICTURES + 1];
+    if (!err && c->report_path && r.n_models)
+        err = report_pictures(vmaf, c, &r, pics);
     if (!err && c->report_path) err = cli_write_report(vmaf, c->report_path, &r);
     if (!err && c->plot_path) err = cli_write_plot(vmaf, c->plot_path, &r);
+    frame_pictures_free(pics, r.n_pictures);
     free(seconds);
     free(command);
     return err;
@@ -568,7 +466,7 @@ static void end_gpu_run(VmafContext *vmaf, const VideoInput *ref, const VideoInp
     _exit(exit_code);
 }
 
-static int run(CliSettings *c, char *const argv[])
+int cli_run(CliSettings *c, char *const argv[], CliRunScores *scores)
 {
     int exit_code = CLI_EXIT_INPUT;
     VideoInput *ref = NULL, *dist = NULL;
@@ -580,8 +478,8 @@ static int run(CliSettings *c, char *const argv[])
     pthread_mutex_init(&pool.lock, NULL);
     const bool on_tty = isatty(fileno(stderr));
 
-    if (check_output_path(c->output_path) || check_output_path(c->report_path) ||
-        check_output_path(c->plot_path) ||
+    if (cli_check_output_path(c->output_path) || cli_check_output_path(c->report_path) ||
+        cli_check_output_path(c->plot_path) ||
         check_not_an_input(c->output_path, c->path_ref, "reference") ||
         check_not_an_input(c->output_path, c->path_dist, "distorted")) {
         exit_code = CLI_EXIT_OUTPUT;
@@ -592,7 +490,7 @@ static int run(CliSettings *c, char *const argv[])
                 "libraries, which decode on NVDEC: it reads y4m and raw YUV only\n");
         goto done;
     }
-    if (open_inputs(&ref, &dist, c)) goto done;
+    if (cli_open_inputs(&ref, &dist, c)) goto done;
     if (check_compatible(ref, dist, c->common_bitdepth)) goto done;
     if (check_lengths(ref, dist, c)) goto done;
     const unsigned bpc_ref = video_input_info(ref)->bpc;
@@ -711,10 +609,23 @@ static int run(CliSettings *c, char *const argv[])
     /* Scores go to stdout unless the output file does; with -q they are
      * printed only when there is no output file to read them from. */
     FILE *score_out = NULL;
-    if (!c->quiet || !c->output_path)
+    if (!scores && (!c->quiet || !c->output_path))
         score_out = c->output_path && !strcmp(c->output_path, "-") ? stderr : stdout;
     if (!c->no_prediction && score_models(vmaf, c, &models, n_frames, score_out, note))
         goto done;
+    if (scores) {
+        const char *name = c->n_model ? c->model[0].cfg.name : NULL;
+        scores->n_frames = n_frames;
+        scores->fps_num = video_input_info(dist)->fps_num;
+        scores->fps_den = video_input_info(dist)->fps_den;
+        if (!name || vmaf_feature_score_pooled(vmaf, name, VMAF_POOL_METHOD_MEAN, &scores->mean,
+                                               0, n_frames - 1) ||
+            vmaf_feature_score_pooled(vmaf, name, VMAF_POOL_METHOD_HARMONIC_MEAN,
+                                      &scores->harmonic_mean, 0, n_frames - 1)) {
+            fprintf(stderr, "exactvmaf: %s: no model score to compare\n", c->path_dist);
+            goto done;
+        }
+    }
 
     if (c->output_path || c->report_path || c->plot_path) {
         const CliIncomplete inc = { .frames = n_frames, .reason = reason };
@@ -734,7 +645,7 @@ static int run(CliSettings *c, char *const argv[])
         }
     }
     exit_code = sig ? CLI_EXIT_SIGNAL_BASE + sig : CLI_EXIT_OK;
-    if (!sig) end_gpu_run(vmaf, ref, dist, exit_code);
+    if (!sig && !scores) end_gpu_run(vmaf, ref, dist, exit_code);
 
 done:
     reader_stop(&readers[0], true);
@@ -772,6 +683,11 @@ static int list_devices(void)
 
 int main(int argc, char *argv[])
 {
+    if (argc > 1 && !strcmp(argv[1], "compare")) {
+        int exit_code = compare_main(argc, argv);
+        if (fflush(stdout) && exit_code == CLI_EXIT_OK) exit_code = CLI_EXIT_OUTPUT;
+        return exit_code;
+    }
     CliSettings c;
     const enum CliParseResult parsed = cli_parse(argc, argv, &c);
     int exit_code = parsed == CLI_PARSE_DONE ? CLI_EXIT_OK : CLI_EXIT_USAGE;
@@ -793,7 +709,7 @@ int main(int argc, char *argv[])
         goto done;
     }
     cli_install_stop_handlers();
-    exit_code = run(&c, argv);
+    exit_code = cli_run(&c, argv, NULL);
 
 done:
     cli_free(&c);

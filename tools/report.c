@@ -25,13 +25,7 @@
 
 /* ---- Writing a file whole or not at all ---- */
 
-typedef struct OutFile {
-    FILE *f;
-    char *tmp;
-    const char *path;
-} OutFile;
-
-static int out_open(OutFile *o, const char *path)
+int report_out_open(OutFile *o, const char *path)
 {
     o->path = path;
     o->tmp = malloc(strlen(path) + 16);
@@ -60,7 +54,7 @@ static int out_open(OutFile *o, const char *path)
     return 0;
 }
 
-static int out_close(OutFile *o, int err)
+int report_out_close(OutFile *o, int err)
 {
     if (!o->f) return err;
     if (ferror(o->f)) err = err ? err : -EIO;
@@ -118,7 +112,7 @@ static bool is_model(const CliReport *r, const char *name)
 
 /* ---- Text ---- */
 
-static void esc(FILE *f, const char *s)
+void report_esc(FILE *f, const char *s)
 {
     for (; s && *s; s++) {
         switch (*s) {
@@ -194,7 +188,7 @@ static void axes(FILE *f, const Frame *c)
 static void curve(FILE *f, const Frame *c, const Series *s, const char *color)
 {
     fprintf(f, "<g class=\"series\" data-name=\"");
-    esc(f, s->name);
+    report_esc(f, s->name);
     fprintf(f, "\" stroke=\"%s\">", color);
     if (c->n <= DETAIL_FRAMES) {
         fputs("<polyline fill=\"none\" data-values=\"", f);
@@ -252,7 +246,7 @@ static void chart(FILE *f, const Series *const *s, unsigned n, unsigned n_frames
         fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"3\" fill=\"%s\"/>"
                 "<text class=\"legend\" x=\"%.1f\" y=\"%.1f\">", x, c.top + 8, palette[k % 8],
                 x + 18, c.top + 12);
-        esc(f, s[k]->name);
+        report_esc(f, s[k]->name);
         fputs("</text>", f);
     }
     fputs("</svg>", f);
@@ -287,6 +281,9 @@ static const char css[] =
     "code{font:12px ui-monospace,monospace;word-break:break-all}"
     ".warn{background:#fff4d6;border:1px solid #e7c35c;padding:8px 12px;margin:8px 0}"
     ".grid2{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:10px 18px}"
+    ".pics{display:flex;flex-wrap:wrap;gap:8px;font-size:12px;color:#555}"
+    ".pics img{display:block;image-rendering:pixelated;max-width:100%;height:auto}"
+    "figure.frame{margin:10px 0}figure.frame figcaption{font-weight:600;font-size:13px}"
     ".grid2 figure{margin:0}.grid2 figcaption{font-weight:600;font-size:13px}"
     "svg{max-width:100%;height:auto;display:block}"
     "@media print{body{max-width:none;margin:0}section{break-inside:avoid}"
@@ -298,7 +295,7 @@ static void pooled_row(FILE *f, VmafContext *vmaf, const Series *s, unsigned n_f
                                                 VMAF_POOL_METHOD_MAX,
                                                 VMAF_POOL_METHOD_HARMONIC_MEAN };
     fputs(bold ? "<tr><th>" : "<tr><td>", f);
-    esc(f, s->name);
+    report_esc(f, s->name);
     fputs(bold ? "</th>" : "</td>", f);
     for (size_t k = 0; k < sizeof(m) / sizeof(m[0]); k++) {
         double v;
@@ -345,7 +342,7 @@ static void device_list(FILE *f, VmafContext *vmaf)
     }
     for (unsigned j = 0; j < n; j++) {
         fputs(j ? "<br>" : "", f);
-        esc(f, text[j]);
+        report_esc(f, text[j]);
         fputs(":", f);
         for (unsigned i = 0; !exactvmaf_backend_at(vmaf, i, &ext, &backend); i++) {
             char t[768];
@@ -354,9 +351,71 @@ static void device_list(FILE *f, VmafContext *vmaf)
                 on = !strcmp(t, text[j]);
             if (!on) continue;
             fputs(" ", f);
-            esc(f, ext);
+            report_esc(f, ext);
         }
     }
+}
+
+unsigned report_worst_frames(VmafContext *vmaf, const char *model, unsigned n_frames,
+                             unsigned *out, unsigned max)
+{
+    /* A running selection of the `max` lowest, kept sorted: ties keep the
+     * earlier frame first. */
+    unsigned n = 0;
+    double low[WORST_FRAMES > REPORT_WORST_PICTURES ? WORST_FRAMES : REPORT_WORST_PICTURES];
+    if (max > sizeof(low) / sizeof(low[0])) max = sizeof(low) / sizeof(low[0]);
+    for (unsigned i = 0; i < n_frames; i++) {
+        double v;
+        if (vmaf_feature_score_at_index(vmaf, model, &v, i) || !isfinite(v)) continue;
+        unsigned k = n;
+        while (k && low[k - 1] > v) k--;
+        if (k == max) continue;
+        const unsigned last = n < max ? n : max - 1;
+        for (unsigned j = last; j > k; j--) {
+            low[j] = low[j - 1];
+            out[j] = out[j - 1];
+        }
+        low[k] = v;
+        out[k] = i;
+        if (n < max) n++;
+    }
+    return n;
+}
+
+/* The chosen frames as pictures: reference, distorted, difference. */
+static void pictures(FILE *f, const CliReport *r, Series *const *models, unsigned n_m)
+{
+    if (!r->n_pictures && !r->pictures_note) return;
+    fputs("<section id=\"pictures\"><h2>Frames</h2>", f);
+    if (r->pictures_note) {
+        fputs("<p>", f);
+        report_esc(f, r->pictures_note);
+        fputs("</p>", f);
+    }
+    fprintf(f, "<p>Luma of the reference and of the distorted video, and the absolute "
+            "difference of their luma per pixel (black: none, white: %d or more 8-bit steps, "
+            "averaged over each pixel's area).</p>\n", PICTURE_DIFF_FULL);
+    for (unsigned k = 0; k < r->n_pictures; k++) {
+        const FramePictures *p = &r->pictures[k];
+        fprintf(f, "<figure class=\"frame\" data-frame=\"%u\"><figcaption>frame %u (", p->frame,
+                p->frame);
+        print_time(f, r->seconds ? r->seconds[p->frame] : -1.0);
+        fputs(")", f);
+        for (unsigned m = 0; m < n_m; m++) {
+            fputs(", ", f);
+            report_esc(f, models[m]->name);
+            fprintf(f, " %.6f", models[m]->v[p->frame]);
+        }
+        fprintf(f, "; largest difference %.6g</figcaption><div class=\"pics\">", p->max_diff);
+        static const char *const what[] = { "reference", "distorted", "difference" };
+        const char *const png[] = { p->ref_png, p->dist_png, p->diff_png };
+        for (int i = 0; i < 3; i++)
+            fprintf(f, "<div><img class=\"%s\" width=\"%u\" height=\"%u\" alt=\"%s, frame %u\" "
+                    "src=\"data:image/png;base64,%s\"><br>%s</div>", what[i], p->w, p->h,
+                    what[i], p->frame, png[i], what[i]);
+        fputs("</div></figure>\n", f);
+    }
+    fputs("</section>\n", f);
 }
 
 static int write_page(FILE *f, VmafContext *vmaf, const CliReport *r, Series *all, unsigned n_all)
@@ -369,50 +428,50 @@ static int write_page(FILE *f, VmafContext *vmaf, const CliReport *r, Series *al
     fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
           "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
           "<title>VMAF report: ", f);
-    esc(f, r->dist_path);
+    report_esc(f, r->dist_path);
     fprintf(f, "</title><style>%s</style></head><body>\n<h1>VMAF report</h1>\n", css);
     if (r->incomplete) {
         fprintf(f, "<p class=\"warn\" id=\"incomplete\">Incomplete: these scores cover frames "
                 "0 to %u only (", r->n_frames ? r->n_frames - 1 : 0);
-        esc(f, r->incomplete);
+        report_esc(f, r->incomplete);
         fputs(").</p>\n", f);
     }
 
     /* The run. */
     fputs("<section id=\"run\"><h2>Run</h2><table>\n<tr><th>reference</th><td><code>", f);
-    esc(f, r->ref_path);
+    report_esc(f, r->ref_path);
     fputs("</code><br>", f);
-    esc(f, r->ref_desc);
+    report_esc(f, r->ref_desc);
     fputs("</td></tr>\n<tr><th>distorted</th><td><code>", f);
-    esc(f, r->dist_path);
+    report_esc(f, r->dist_path);
     fputs("</code><br>", f);
-    esc(f, r->dist_desc);
+    report_esc(f, r->dist_desc);
     fprintf(f, "</td></tr>\n<tr><th>frames</th><td>%u</td></tr>\n<tr><th>models</th><td>",
             r->n_frames);
     for (unsigned i = 0; i < r->n_models; i++) {
         if (i) fputs(", ", f);
-        esc(f, r->models[i]);
+        report_esc(f, r->models[i]);
     }
     if (!r->n_models) fputs("none (features only)", f);
     fputs("</td></tr>\n<tr><th>computed on</th><td>", f);
     const char *ext, *backend;
     for (unsigned i = 0; !exactvmaf_backend_at(vmaf, i, &ext, &backend); i++) {
         if (i) fputs(", ", f);
-        esc(f, ext);
+        report_esc(f, ext);
         fputs(": ", f);
-        esc(f, backend);
+        report_esc(f, backend);
     }
     fputs("</td></tr>\n<tr><th>devices</th><td>", f);
     device_list(f, vmaf);
     fputs("</td></tr>\n<tr><th>exactvmaf</th><td>", f);
-    esc(f, vmaf_version());
+    report_esc(f, vmaf_version());
     char when[64] = "";
     const time_t now = time(NULL);
     struct tm tm;
     if (localtime_r(&now, &tm)) strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
     fprintf(f, "</td></tr>\n<tr><th>date</th><td>%s</td></tr>\n<tr><th>command</th><td><code>",
             when);
-    esc(f, r->command);
+    report_esc(f, r->command);
     fputs("</code></td></tr>\n</table></section>\n", f);
 
     /* Pooled values. */
@@ -433,27 +492,15 @@ static int write_page(FILE *f, VmafContext *vmaf, const CliReport *r, Series *al
         fputs("</section>\n", f);
 
         /* The worst frames of the first model. */
-        unsigned *order = malloc((r->n_frames ? r->n_frames : 1) * sizeof(unsigned));
-        if (!order) return -ENOMEM;
-        unsigned n = 0;
-        for (unsigned i = 0; i < r->n_frames; i++)
-            if (!isnan(models[0]->v[i])) order[n++] = i;
-        /* A partial selection sort: the few lowest, ties by frame number. */
-        const unsigned show = n < WORST_FRAMES ? n : WORST_FRAMES;
-        for (unsigned k = 0; k < show; k++) {
-            unsigned best = k;
-            for (unsigned j = k + 1; j < n; j++)
-                if (models[0]->v[order[j]] < models[0]->v[order[best]]) best = j;
-            const unsigned t = order[k];
-            order[k] = order[best];
-            order[best] = t;
-        }
+        unsigned order[WORST_FRAMES];
+        const unsigned show = report_worst_frames(vmaf, models[0]->name, r->n_frames, order,
+                                                  WORST_FRAMES);
         fputs("<section id=\"worst\"><h2>Worst frames (", f);
-        esc(f, models[0]->name);
+        report_esc(f, models[0]->name);
         fputs(")</h2><table>\n<tr><th class=\"n\">frame</th><th class=\"n\">time</th>", f);
         for (unsigned k = 0; k < n_m; k++) {
             fputs("<th class=\"n\">", f);
-            esc(f, models[k]->name);
+            report_esc(f, models[k]->name);
             fputs("</th>", f);
         }
         fputs("</tr>\n", f);
@@ -467,7 +514,7 @@ static int write_page(FILE *f, VmafContext *vmaf, const CliReport *r, Series *al
             fputs("</tr>\n", f);
         }
         fputs("</table></section>\n", f);
-        free(order);
+        pictures(f, r, models, n_m);
     }
 
     /* Every feature per frame. */
@@ -476,7 +523,7 @@ static int write_page(FILE *f, VmafContext *vmaf, const CliReport *r, Series *al
         if (is_model(r, all[i].name) || !all[i].n) continue;
         const Series *one[1] = { &all[i] };
         fputs("<figure><figcaption>", f);
-        esc(f, all[i].name);
+        report_esc(f, all[i].name);
         fputs("</figcaption>", f);
         chart(f, one, 1, r->n_frames, all[i].lo, all[i].hi, 520, 200, false);
         fputs("</figure>\n", f);
@@ -509,9 +556,9 @@ int cli_write_report(VmafContext *vmaf, const char *path, const CliReport *r)
     int err = load_all(vmaf, r, &s, &n);
     if (err) return err;
     OutFile o = { 0 };
-    err = out_open(&o, path);
+    err = report_out_open(&o, path);
     if (!err) err = write_page(o.f, vmaf, r, s, n);
-    err = out_close(&o, err);
+    err = report_out_close(&o, err);
     series_free(s, n);
     return err;
 }
@@ -532,7 +579,7 @@ int cli_write_plot(VmafContext *vmaf, const char *path, const CliReport *r)
         return -EINVAL;
     }
     OutFile o = { 0 };
-    err = out_open(&o, path);
+    err = report_out_open(&o, path);
     if (!err) {
         double lo, hi;
         model_range((Series *const *)m, n_m, &lo, &hi);
@@ -540,7 +587,7 @@ int cli_write_plot(VmafContext *vmaf, const char *path, const CliReport *r)
         chart(o.f, m, n_m, r->n_frames, lo, hi, 960, 360, true);
         fputc('\n', o.f);
     }
-    err = out_close(&o, err);
+    err = report_out_close(&o, err);
     series_free(s, n);
     return err;
 }

@@ -8,7 +8,27 @@
 #ifndef EXACTVMAF_TOOLS_REPORT_H
 #define EXACTVMAF_TOOLS_REPORT_H
 
+#include <stdio.h>
+
+#include "frame_pictures.h"
 #include "libvmaf/libvmaf.h"
+
+/** A file written whole or not at all: a temporary file renamed at the end. */
+typedef struct OutFile {
+    FILE *f;
+    char *tmp;
+    const char *path;
+} OutFile;
+
+/** Start writing path (errors printed). @return 0 or a negative errno. */
+int report_out_open(OutFile *o, const char *path);
+
+/** Finish: rename into place when err is 0 and every write succeeded, else
+ *  remove the temporary file (errors printed). @return the error. */
+int report_out_close(OutFile *o, int err);
+
+/** Write s escaped for HTML text and attributes. */
+void report_esc(FILE *f, const char *s);
 
 typedef struct CliReport {
     const char *ref_path, *dist_path;
@@ -19,7 +39,20 @@ typedef struct CliReport {
     unsigned n_models;
     const char *command;                /**< the command line */
     const char *incomplete;             /**< why the run stopped early, or NULL */
+    const FramePictures *pictures;      /**< frames shown in pictures */
+    unsigned n_pictures;
+    const char *pictures_note;          /**< why there are none or fewer, or NULL */
 } CliReport;
+
+/** Pictures for this many of the worst frames (the table lists more). */
+#define REPORT_WORST_PICTURES 5
+
+/**
+ * The scored frames with the lowest `model` scores, lowest first (ties by
+ * frame number), at most max of them into out. @return how many.
+ */
+unsigned report_worst_frames(VmafContext *vmaf, const char *model, unsigned n_frames,
+                             unsigned *out, unsigned max);
 
 /** Write the HTML report at path. Errors are printed. @return 0 or negative errno. */
 int cli_write_report(VmafContext *vmaf, const char *path, const CliReport *r);

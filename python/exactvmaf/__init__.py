@@ -6,6 +6,9 @@ bit for bit, on the CPU or a GPU.
     r.pooled['vmaf']['mean'], r.frames[0]['vmaf']
     r = exactvmaf.score(ref_frames, dis_frames, bitdepth=10)   # numpy frames
 
+    c = exactvmaf.compare('ref.mp4', ['x264/a.mp4', 'x264/b.mp4', 'x265/a.mp4', 'x265/b.mp4'])
+    c.bd_rate('x265'), c.ladders, c.encodes   # BD-rate against the first ladder
+
 Batch scoring on Dask: python3 -m exactvmaf.batch JOBS.csv --out DIR
 """
 import os
@@ -15,7 +18,7 @@ from .result import Result, pool
 from .spec import Model
 from . import spec as _spec
 
-__all__ = ['score', 'Result', 'Error', 'Model', 'pool', 'library_version']
+__all__ = ['score', 'compare', 'Result', 'Error', 'Model', 'pool', 'library_version']
 
 
 def _is_path(x):
@@ -65,6 +68,43 @@ def score(ref, dis, model='vmaf_v0.6.1', features=(), backend='auto', threads=0,
     from ._frames import score_frames
     return score_frames(ref, dis, _spec.models(model), _spec.features(features), backend,
                         threads, subsample, bitdepth, gpu, frames_in_flight)
+
+
+def compare(ref, encodes=(), group_by=None, model='vmaf_v0.6.1', features=(), backend='auto',
+            threads=0, report=None, points=None, **options):
+    """Score encodes of one source against it and compare them as ladders
+    (`exactvmaf compare`, whose arithmetic this is); returns a Comparison.
+
+    ref, encodes  the reference and the encoded files (anything the tool reads)
+    group_by      a regular expression (POSIX extended) whose first group, or
+                  whole match, in an encode's file name names its ladder;
+                  default: the folder when the encodes lie in several, else the
+                  file name without its extension and last number
+    model, features, backend, threads, options
+                  as for score(); the first model's pooled mean is the score
+    report        a path: the comparison's HTML page is written there
+    points        instead of scoring, a CSV file of points (columns ladder,
+                  bitrate_kbps, vmaf): ref and encodes are then not given
+    The first ladder is the anchor: c.bd_rate(name) is another ladder's
+    BD-rate against it in percent, c.bd_vmaf(name) its BD-VMAF.
+    """
+    if backend not in ('auto', 'cpu', 'cuda', 'opencl', 'auto-opencl'):
+        raise Error("backend is 'auto', 'cpu', 'cuda', 'opencl' or 'auto-opencl', not %r"
+                    % (backend,))
+    _count('threads', threads)
+    gpu = _count('gpu', options.pop('gpu', 0))
+    if points is None:
+        if not _is_path(ref) or isinstance(encodes, (str, bytes, os.PathLike)) or \
+                not encodes or not all(_is_path(e) for e in encodes):
+            raise Error('compare takes a reference path and a list of encoded files')
+    elif encodes or ref is not None:
+        raise Error('points= replaces ref and encodes: give ref=None and no encodes')
+    from ._cli import compare_files
+    models = _spec.models(model)
+    if not models:
+        raise Error('compare needs a model: its pooled mean is the score')
+    return compare_files(ref, encodes, group_by, models, _spec.features(features), backend,
+                         threads, gpu, report, points, options)
 
 
 def _count(name, value, top=2 ** 31 - 1):

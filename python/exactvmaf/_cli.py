@@ -156,3 +156,77 @@ def score_files(ref, dis, models, features, backend, threads, gpu, options):
                         code=r.returncode)
         with open(out) as f:
             return Result.from_json(json.load(f))
+
+
+class Comparison:
+    """What `exactvmaf compare` found (its --json, as read).
+
+    encodes          one dict per encode: file, ladder, bitrate_kbps,
+                     bitrate_source, vmaf (the first model's pooled mean),
+                     vmaf_harmonic_mean, frames
+    ladders          one dict per ladder, the anchor first: name, anchor,
+                     encodes (indices into encodes, by rising bitrate),
+                     bd_rate_percent and bd_vmaf against the anchor (None where
+                     undefined, with bd_error saying why)
+    common_bitrates  [{'bitrate_kbps': r, 'vmaf': {ladder: score or None}}]
+    json             the whole document
+    """
+
+    def __init__(self, doc):
+        self.json = doc
+        self.encodes = doc['encodes']
+        self.ladders = doc['ladders']
+        self.common_bitrates = doc['common_bitrates']
+        self.metric = doc['metric']
+
+    def bd_rate(self, ladder):
+        """The ladder's BD-rate against the anchor in percent (None where undefined)."""
+        return self._ladder(ladder)['bd_rate_percent']
+
+    def bd_vmaf(self, ladder):
+        """The ladder's BD-VMAF against the anchor (None where undefined)."""
+        return self._ladder(ladder)['bd_vmaf']
+
+    def _ladder(self, name):
+        for l in self.ladders:
+            if l['name'] == name:
+                return l
+        raise KeyError(name)
+
+    def __repr__(self):
+        return '<Comparison of %d encodes in %d ladders>' % (len(self.encodes), len(self.ladders))
+
+
+def compare_files(ref, encodes, group_by, models, features, backend, threads, gpu, report,
+                  points, options):
+    cli = cli_path()
+    with tempfile.TemporaryDirectory(prefix='exactvmaf-') as tmp:
+        out = os.path.join(tmp, 'compare.json')
+        argv = [cli, 'compare', '--json', out]
+        if points is not None:
+            argv += ['--points', os.fspath(points)]
+        else:
+            argv += ['-q', '--threads', str(threads)]
+            if backend != 'auto':
+                argv += ['--backend', backend]
+            if gpu:
+                argv += ['--gpu', str(gpu)]
+            for m in models:
+                argv += ['--model', m.cli()]
+            for name, opts in features:
+                argv += ['--feature', feature_cli(name, opts)]
+            argv += option_args(cli, options)
+        if group_by is not None:
+            argv += ['--group-by', group_by]
+        if report is not None:
+            argv += ['--report', os.fspath(report)]
+        if points is None:
+            argv += ['--', os.fspath(ref)] + [os.fspath(e) for e in encodes]
+        r = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                           preexec_fn=_die_with(os.getpid()))
+        if r.returncode:
+            lines = [l for l in r.stderr.splitlines() if l.strip()]
+            raise Error('\n'.join(lines[-8:]) or 'exactvmaf exited with %d' % r.returncode,
+                        code=r.returncode)
+        with open(out) as f:
+            return Comparison(json.load(f))

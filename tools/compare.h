@@ -1,0 +1,52 @@
+/*
+ * `exactvmaf compare`: encodes of one source scored against it, grouped
+ * into ladders, their rate-quality curves and Bjøntegaard deltas against
+ * the first ladder (compare.c), written as text, JSON, CSV and an HTML page
+ * (compare_report.c).
+ */
+#ifndef EXACTVMAF_TOOLS_COMPARE_H
+#define EXACTVMAF_TOOLS_COMPARE_H
+
+#include "bdrate.h"
+
+typedef struct CmpEncode {
+    char *path;
+    unsigned ladder;
+    double kbps;                /**< kbit/s (1000 bits) */
+    const char *rate_source;    /**< "container", "size/duration", "size/frames" or "given" */
+    double vmaf, vmaf_hmean;    /**< pooled mean and harmonic mean; hmean NAN when not given */
+    unsigned frames;            /**< 0: not known */
+} CmpEncode;
+
+typedef struct CmpLadder {
+    char *name;
+    unsigned n;                 /**< encodes */
+    unsigned *enc;              /**< their indices, by rising bitrate */
+    double *rate, *vmaf;        /**< the curve, in that order */
+    /** Against the anchor (ladder 0); BD_OK when set. */
+    enum BdError rate_err, vmaf_err;
+    double bd_rate, bd_vmaf;
+} CmpLadder;
+
+#define CMP_COMMON_RATES 5
+
+typedef struct Compare {
+    const char *ref;            /**< NULL with --points */
+    const char *metric;         /**< the score's name ("vmaf") */
+    const char *grouping;       /**< how the ladders were formed, in words */
+    CmpEncode *enc;
+    unsigned n_enc;
+    CmpLadder *lad;
+    unsigned n_lad;
+    /** Bitrates every ladder covers (log-spaced), and each ladder's score
+     *  there: common_vmaf[i * n_lad + l], NAN where it has none. */
+    unsigned n_common;
+    double common_rate[CMP_COMMON_RATES];
+    double *common_vmaf;
+    char *command;
+} Compare;
+
+/** The HTML page (inline SVG, self-contained). @return 0 or a negative errno (printed). */
+int compare_write_report(const Compare *c, const char *path);
+
+#endif

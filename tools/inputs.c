@@ -1,0 +1,180 @@
+/*
+ * Opening the CLI's two videos (y4m and raw YUV by their readers, the rest
+ * through FFmpeg's libraries, NVDEC where --hwdec says) and checking an
+ * output path before anything is computed; shared by a run, by compare and
+ * by the report's frame pictures, which read the inputs again.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "inputs.h"
+#include "stop_signals.h"
+
+const char *cli_pix_fmt_name(enum VmafPixelFormat f)
+{
+    switch (f) {
+    case VMAF_PIX_FMT_YUV420P: return "4:2:0";
+    case VMAF_PIX_FMT_YUV422P: return "4:2:2";
+    case VMAF_PIX_FMT_YUV444P: return "4:4:4";
+    case VMAF_PIX_FMT_YUV400P: return "4:0:0";
+    default: return "unknown";
+    }
+}
+
+/*
+ * The y4m reader takes stdin, pipes and FIFOs (read once, never sniffed),
+ * files named .y4m or .yuv (its messages fit them best, even when damaged)
+ * and files that start with y4m's magic; FFmpeg's libraries the rest.
+ */
+static bool for_y4m_reader(const char *path)
+{
+    if (!strcmp(path, "-")) return true;
+    struct stat st;
+    if (stat(path, &st) || !S_ISREG(st.st_mode)) return true;
+    const char *dot = strrchr(path, '.');
+    if (dot && (!strcasecmp(dot, ".y4m") || !strcasecmp(dot, ".yuv"))) return true;
+    FILE *f = fopen(path, "rb");
+    if (!f) return true;    /* the y4m reader says why it cannot be opened */
+    char magic[9];
+    const bool y4m = fread(magic, 1, sizeof(magic), f) == sizeof(magic) &&
+                     !memcmp(magic, "YUV4MPEG2", sizeof(magic));
+    fclose(f);
+    /* An empty or tiny file: the y4m reader's message fits it best. */
+    return y4m || st.st_size < (off_t)sizeof(magic);
+}
+
+/*
+ * --hwdec auto decodes on NVDEC only where the metrics run on CUDA, so that
+ * the frames stay on the GPU: NULL when they do (--backend cuda, or auto
+ * with a usable device, as the library's auto decides), else why not.
+ */
+
+static const char *hwdec_off(const CliSettings *c, char *buf, size_t len)
+{
+    if (c->hwdec != CLI_HWDEC_AUTO) return NULL;
+    switch (c->backend) {
+    case EXACTVMAF_BACKEND_CUDA: return NULL;
+    case EXACTVMAF_BACKEND_CPU: return "the metrics run on the CPU: --backend cpu";
+    case EXACTVMAF_BACKEND_OPENCL:
+    case EXACTVMAF_BACKEND_AUTO_OPENCL: return "the metrics run on OpenCL";
+    default: break;
+    }
+    const int gpu = c->n_gpu ? c->gpu[0] : 0;
+    char line[256] = "";
+    const int err = exactvmaf_device_describe(EXACTVMAF_BACKEND_CUDA, (unsigned)gpu, line,
+                                              sizeof(line));
+    if (!err) return NULL;
+    if (err == -ENODEV && line[0])
+        snprintf(buf, len, "the metrics run on the CPU: %s", line);
+    else
+        snprintf(buf, len, "the metrics run on the CPU: there is no CUDA device %d", gpu);
+    return buf;
+}
+
+/*
+ * y4m and raw YUV are read by their own readers, everything else by FFmpeg's
+ * libraries, which also read y4m and raw YUV that must be scaled (scale_w:
+ * the size wanted, 0 for none).
+ */
+static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
+                      unsigned scale_w, unsigned scale_h)
+{
+    int err;
+    const bool y4m = !c->use_yuv && for_y4m_reader(path);
+    if ((c->use_yuv || y4m) && !scale_w && !c->convert) {
+        err = c->use_yuv ?
+            video_input_open_yuv(vi, path, c->width, c->height, c->pix_fmt, c->bitdepth) :
+            video_input_open_y4m(vi, path);
+    } else {
+        if (!video_input_can_decode() && !c->use_yuv && !y4m) {
+            fprintf(stderr, "exactvmaf: %s is not a y4m file, and this exactvmaf was built "
+                    "without FFmpeg's libraries to decode it (or give -w -h -p -b for raw "
+                    "YUV)\n", path);
+            return -ENOTSUP;
+        }
+        char off[320];
+        const VideoDecodeOptions o = {
+            .convert = c->convert, .scale_w = scale_w, .scale_h = scale_h,
+            .raw = c->use_yuv, .raw_w = c->width, .raw_h = c->height,
+            .raw_bpc = c->bitdepth, .raw_pix_fmt = c->pix_fmt,
+            .hwdec = c->hwdec == CLI_HWDEC_CUDA ? VIDEO_HWDEC_CUDA :
+                     c->hwdec == CLI_HWDEC_NONE ? VIDEO_HWDEC_NONE : VIDEO_HWDEC_AUTO,
+            .gpu = c->n_gpu ? c->gpu[0] : 0,
+            .hwdec_off = hwdec_off(c, off, sizeof(off)),
+        };
+        err = video_input_open_sessions(vi, path, &o,
+                                        c->hwdec_sessions);
+    }
+    /* A read cut short by a stop signal ends the input quietly. */
+    if (!err) (*vi)->interrupted = &cli_stop_signal;
+    return err;
+}
+
+/* Both videos: the distorted one scaled to the reference's size with --scale-to-ref. */
+int cli_open_inputs(VideoInput **ref, VideoInput **dist, const CliSettings *c)
+{
+    int err = open_input(ref, c->path_ref, c, c->scale_w, c->scale_h);
+    if (err) return err;
+    unsigned w = c->scale_w, h = c->scale_h;
+    if (c->scale_to_ref) {
+        w = video_input_info(*ref)->w;
+        h = video_input_info(*ref)->h;
+    }
+    return open_input(dist, c->path_dist, c, w, h);
+}
+
+/*
+ * Refuse an output path that cannot be written before computing anything:
+ * the file itself is created only at the end (see vmaf_write_output), so a
+ * probe file is created beside it and removed. A probe, not access(): root
+ * passes access() where a read-only file system or /proc still refuses.
+ */
+int cli_check_output_path(const char *path)
+{
+    if (!path || !strcmp(path, "-")) return 0;
+    struct stat st;
+    if (!stat(path, &st)) {
+        if (S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "exactvmaf: cannot write output %s: it is a directory\n", path);
+            return -EISDIR;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            /* A device or pipe is written in place. */
+            if (access(path, W_OK)) goto fail;
+            return 0;
+        }
+    }
+    const size_t sz = strlen(path) + 48;
+    char *probe = malloc(sz);
+    if (!probe) return -ENOMEM;
+    snprintf(probe, sz, "%s.%ld.probe", path, (long)getpid());
+    const int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    const int e = errno;
+    if (fd >= 0) {
+        close(fd);
+        unlink(probe);
+    }
+    free(probe);
+    if (fd >= 0) return 0;
+    errno = e;
+fail:;
+    const int err = errno;
+    char *copy = strdup(path);
+    const char *dir = copy ? dirname(copy) : ".";
+    if (err == ENOENT && stat(dir, &st))
+        fprintf(stderr, "exactvmaf: cannot write output %s: the folder %s does not exist\n",
+                path, dir);
+    else
+        fprintf(stderr, "exactvmaf: cannot write output %s: %s\n", path, strerror(err));
+    free(copy);
+    return -err;
+}
+
