@@ -83,6 +83,8 @@ static int lane_reserve(VmafGpuLane *l, size_t dev_bytes, size_t host_bytes)
         }
         l->arena = a;
         l->arena_size = dev_bytes;
+        err = l->ops->memset0(l->stream, a, dev_bytes);
+        if (err) return err;
     }
     if (host_bytes) {
         void *h = NULL;
@@ -117,7 +119,7 @@ int vmaf_gpu_alloc(VmafGpuLane *l, VmafGpuPtr *p, size_t bytes)
         return err2;
     }
     l->bytes += r;
-    return 0;
+    return l->ops->memset0(l->stream, *p, r);
 }
 
 int vmaf_gpu_alloc_host(VmafGpuLane *l, void **p, size_t bytes)
@@ -274,6 +276,14 @@ int gpu_lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev,
         err = o->enter(l->st);
         if (err) return err;
         err = fex->twin->lane_init(fex, l, l->lp[t]);
+        o->leave(l->st);
+    }
+    /* The zeroing done: where memory is short, it fails here, while the
+     * lanes can still be fewer (an OpenCL driver commits a buffer's memory
+     * at its first use, not at its creation). */
+    if (!err) err = o->enter(l->st);
+    if (!err) {
+        err = o->queue_sync(l->stream);
         o->leave(l->st);
     }
     return err;

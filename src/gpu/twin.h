@@ -111,7 +111,11 @@ bool vmaf_gpu_fp64(const VmafGpu *gpu);
 VmafGpuDev *vmaf_gpu_lane_device(const VmafGpuLane *l);
 unsigned vmaf_gpu_lane_id(const VmafGpuLane *l);
 
-/** Device memory for the lane's life (freed with the lane). */
+/**
+ * Device memory for the lane's life (freed with the lane), zeroed: bytes
+ * no kernel writes (a pitched row's padding) read 0 in every run, also
+ * where a readback copies them.
+ */
 int vmaf_gpu_alloc(VmafGpuLane *l, VmafGpuPtr *p, size_t bytes);
 /** Pinned host memory for the lane's life, for readbacks. */
 int vmaf_gpu_alloc_host(VmafGpuLane *l, void **p, size_t bytes);
