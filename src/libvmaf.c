@@ -58,7 +58,7 @@ double vmaf_ctx_fps(VmafContext *vmaf)
 
 VMAF_EXPORT const char *vmaf_version(void)
 {
-    return "3.2.0-exactvmaf-0.1.0";
+    return EXACTVMAF_VERSION_STRING;
 }
 
 VMAF_EXPORT int vmaf_init(VmafContext **out, VmafConfiguration cfg)
