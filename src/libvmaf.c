@@ -366,8 +366,9 @@ VMAF_EXPORT unsigned exactvmaf_output_count(VmafContext *vmaf)
 VMAF_EXPORT const char *exactvmaf_output_name(VmafContext *vmaf, unsigned i)
 {
     vmaf_ctx_bind_log(vmaf);
-    if (!vmaf || i >= vmaf_fc_count(vmaf->fc)) return NULL;
-    return vmaf_feature_alias(vmaf_fc_at(vmaf->fc, i)->name);
+    if (!vmaf) return NULL;
+    const char *name = vmaf_fc_name_at(vmaf->fc, i);
+    return name ? vmaf_feature_alias(name) : NULL;
 }
 
 VMAF_EXPORT int exactvmaf_backend_at(VmafContext *vmaf, unsigned i, const char **extractor,
