@@ -357,6 +357,15 @@ VMAF_EXPORT int exactvmaf_planes_used(VmafContext *vmaf, unsigned *mask)
     return 0;
 }
 
+VMAF_EXPORT int exactvmaf_has_temporal(VmafContext *vmaf)
+{
+    vmaf_ctx_bind_log(vmaf);
+    if (!vmaf) return -EINVAL;
+    for (unsigned i = 0; i < vmaf->n_reg; i++)
+        if (vmaf->reg[i].desc->flags & VMAF_FEX_TEMPORAL) return 1;
+    return 0;
+}
+
 VMAF_EXPORT unsigned exactvmaf_output_count(VmafContext *vmaf)
 {
     vmaf_ctx_bind_log(vmaf);

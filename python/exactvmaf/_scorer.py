@@ -3,9 +3,11 @@ frames, which is a Scorer fed from two iterables.
 
 Host frames (numpy, CPU DLPack tensors) are copied once into a picture of
 the context's pool; device frames (_cuda.py) are wrapped where they are.
-After each pair, the frames whose every output is written are read back:
-the library concludes frames in order, temporal metrics (motion) a frame
-late, a GPU pipeline a few frames late.
+Where the library writes every output of a frame before
+vmaf_read_pictures() returns (the CPU, the calling thread, no temporal
+metric), push() reads that frame back at once; otherwise frames conclude
+at close() (motion2 of every VMAF model is written at the flush, as in
+libvmaf v3.2.0).
 """
 import ctypes
 import struct
@@ -48,9 +50,11 @@ class Scorer:
     tensors, or CUDA arrays (__cuda_array_interface__ or DLPack: CuPy,
     PyTorch, Numba), which are read where they are, without a copy; see
     score() for the arguments. push() returns the frames concluded by then,
-    in order, as (index, {output: value}); close() returns the Result, and
-    the frames still pending are concluded() after it. The scores equal
-    score()'s bit for bit.
+    in order, as (index, {output: value}): each frame at its own push with
+    backend='cpu', threads=0 and no temporal metric (motion, and so every
+    VMAF model, concludes at the end of the stream); close() returns the
+    Result, and concluded() then gives the frames push() had not. The
+    scores equal score()'s bit for bit.
     """
 
     def __init__(self, model='vmaf_v0.6.1', features=(), backend='auto', threads=0,
@@ -74,6 +78,14 @@ class Scorer:
         self._pool = False
         self._pending = []
         self._t0 = None
+        # Frames conclude at each push only where the library writes every
+        # output of a frame before vmaf_read_pictures() returns: on the CPU,
+        # on the calling thread, without temporal metrics. Elsewhere a
+        # frame's outputs come from other threads (workers, the GPU
+        # pipeline) or at the flush (motion2, motion3: every VMAF model),
+        # and the library does not say when a frame is whole: they conclude
+        # at close().
+        self._early = backend == 'cpu' and threads == 0
         self.c = c = _Context(threads, self.subsample)
         try:
             L = c.L
@@ -89,6 +101,8 @@ class Scorer:
                 c.add_model(m)
             for name, opts in features:
                 c.add_feature(name, opts)
+            if L.exactvmaf_has_temporal(c.ctx):
+                self._early = False
         except BaseException:
             c.close()
             raise
@@ -183,6 +197,8 @@ class Scorer:
         return metrics
 
     def _conclude(self):
+        if not self._early:
+            return []
         L, ctx = self.c.L, self.c.ctx
         names = []
         while True:
