@@ -125,7 +125,9 @@ class Scorer:
             g, f, parts = _cuda.describe(frame, self.bitdepth, self.surface,
                                          '%s frame %d' % (what, n))
             self._same(g, what)
-            _cuda.wrap(L, pic, f, parts, lambda rc: c.check(rc, '%s frame %d' % (what, n)))
+            # Its messages are logged outside the context: caught by the Capture.
+            with c.cap:
+                _cuda.wrap(L, pic, f, parts, lambda rc: c.check(rc, '%s frame %d' % (what, n)))
             return pic
         if isinstance(frame, (tuple, list)):
             frame = type(frame)(_host(p) for p in frame)
