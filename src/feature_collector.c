@@ -190,6 +190,17 @@ const VmafFeatureVector *vmaf_fc_at(VmafFeatureCollector *fc, unsigned i)
     return fc && i < fc->cnt ? &fc->vec[i] : NULL;
 }
 
+const char *vmaf_fc_name_at(VmafFeatureCollector *fc, unsigned i)
+{
+    if (!fc) return NULL;
+    /* Under the lock: workers may be adding names (and moving vec) meanwhile;
+     * the string itself stays where it is. */
+    pthread_mutex_lock(&fc->lock);
+    const char *name = i < fc->cnt ? fc->vec[i].name : NULL;
+    pthread_mutex_unlock(&fc->lock);
+    return name;
+}
+
 unsigned vmaf_fc_frame_count(VmafFeatureCollector *fc)
 {
     return fc ? fc->frames : 0;

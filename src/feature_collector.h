@@ -49,6 +49,8 @@ uint64_t vmaf_fc_order_key(unsigned call_index, unsigned ordinal, unsigned seq);
  */
 unsigned vmaf_fc_count(VmafFeatureCollector *fc);
 const VmafFeatureVector *vmaf_fc_at(VmafFeatureCollector *fc, unsigned i);
+/** Name of vector i, NULL past the end; safe while other threads add values. */
+const char *vmaf_fc_name_at(VmafFeatureCollector *fc, unsigned i);
 /** Highest index written, +1 (0 when empty). */
 unsigned vmaf_fc_frame_count(VmafFeatureCollector *fc);
 

@@ -55,7 +55,7 @@ double vmaf_ctx_fps(VmafContext *vmaf)
 
 VMAF_EXPORT const char *vmaf_version(void)
 {
-    return "3.2.0-exactvmaf-0.1.0";
+    return EXACTVMAF_VERSION_STRING;
 }
 
 VMAF_EXPORT int vmaf_init(VmafContext **out, VmafConfiguration cfg)
@@ -354,6 +354,15 @@ VMAF_EXPORT int exactvmaf_planes_used(VmafContext *vmaf, unsigned *mask)
     return 0;
 }
 
+VMAF_EXPORT int exactvmaf_has_temporal(VmafContext *vmaf)
+{
+    vmaf_ctx_bind_log(vmaf);
+    if (!vmaf) return -EINVAL;
+    for (unsigned i = 0; i < vmaf->n_reg; i++)
+        if (vmaf->reg[i].desc->flags & VMAF_FEX_TEMPORAL) return 1;
+    return 0;
+}
+
 VMAF_EXPORT unsigned exactvmaf_output_count(VmafContext *vmaf)
 {
     vmaf_ctx_bind_log(vmaf);
@@ -363,8 +372,9 @@ VMAF_EXPORT unsigned exactvmaf_output_count(VmafContext *vmaf)
 VMAF_EXPORT const char *exactvmaf_output_name(VmafContext *vmaf, unsigned i)
 {
     vmaf_ctx_bind_log(vmaf);
-    if (!vmaf || i >= vmaf_fc_count(vmaf->fc)) return NULL;
-    return vmaf_feature_alias(vmaf_fc_at(vmaf->fc, i)->name);
+    if (!vmaf) return NULL;
+    const char *name = vmaf_fc_name_at(vmaf->fc, i);
+    return name ? vmaf_feature_alias(name) : NULL;
 }
 
 VMAF_EXPORT int exactvmaf_backend_at(VmafContext *vmaf, unsigned i, const char **extractor,

@@ -103,6 +103,69 @@ def compare(name, result, text):
               % (same, total, len(result.frames)))
 
 
+class CpuDlpack:
+    """A CPU tensor known only through DLPack (as a CPU torch tensor is)."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __dlpack__(self, stream=None):
+        return self.a.__dlpack__()
+
+    def __dlpack_device__(self):
+        return self.a.__dlpack_device__()
+
+
+def frame_bits(frames):
+    return [{k: bits(v) for k, v in f.items()} for f in frames]
+
+
+def scorer_checks(exactvmaf, np, ref, dis, models, listing):
+    """Scorer, fed one pair at a time, == score() bit for bit: every frame
+    it gives out on the way and the Result at close."""
+    # Frames conclude at each push without temporal metrics on the calling
+    # thread; with VMAF (motion2 at the flush) or other threads, at close().
+    runs = [('cpu, calling thread, no temporal metric', dict(
+                backend='cpu', model=None, features=['float_ssim', 'float_vif', 'float_adm']), True),
+            ('cpu, calling thread, VMAF', dict(backend='cpu'), False),
+            ('cpu, 2 threads', dict(backend='cpu', threads=2), False),
+            ('features only, 2 threads', dict(backend='cpu', threads=2, model=None,
+                                              features=['psnr', 'float_ssim', 'motion']), False)]
+    if any(l.startswith('opencl ') for l in listing.splitlines()):
+        runs.append(('opencl', dict(backend='opencl'), False))
+    for label, kw, at_push in runs:
+        kw.setdefault('model', models[:2])
+        kw.setdefault('features', ['psnr'])
+        want = exactvmaf.score(ref, dis, **kw)
+        got, early = [], 0
+        with exactvmaf.Scorer(**kw) as s:
+            for r, d in zip(ref, dis):
+                out = s.push(r, d)
+                got += out
+                early += len(out)
+        got += s.concluded()
+        idx = [i for i, _ in got]
+        ok = (idx == want.frame_numbers and
+              frame_bits([m for _, m in got]) == frame_bits(want.frames) and
+              frame_bits(s.result.frames) == frame_bits(want.frames) and
+              {k: {m: bits(v) for m, v in p.items()} for k, p in s.result.pooled.items()} ==
+              {k: {m: bits(v) for m, v in p.items()} for k, p in want.pooled.items()})
+        record('Scorer == score(), %s (%d of %d frames given out before close)'
+               % (label, early, len(idx)), ok and early == (len(idx) if at_push else 0),
+               (idx, want.frame_numbers))
+    dl = exactvmaf.score([tuple(CpuDlpack(p) for p in f) for f in ref],
+                         [tuple(CpuDlpack(p) for p in f) for f in dis], backend='cpu')
+    base = exactvmaf.score(ref, dis, backend='cpu')
+    record('CPU DLPack tensors == numpy', frame_bits(dl.frames) == frame_bits(base.frames))
+    devs = exactvmaf.devices()
+    want = [l for l in listing.splitlines() if ': none' not in l]
+    record('devices() == --list-devices (%d)' % len(devs),
+           [d['description'] for d in devs] == want, (devs, want))
+    record('__version__ is the library\'s',
+           exactvmaf.library_version().endswith('-exactvmaf-' + exactvmaf.__version__) or
+           exactvmaf.__version__ == 'unknown', exactvmaf.__version__)
+
+
 def expect_error(exactvmaf, name, fn, needle):
     try:
         fn()
@@ -206,6 +269,7 @@ def main():
                            o.backends.get('float_adm') == 'opencl', o.backends)
                 else:
                     print('note: no OpenCL device here; backend opencl not compared')
+                scorer_checks(exactvmaf, np, ref, dis, models, listing)
                 sub = exactvmaf.score(ref, dis, subsample=2)
                 record('subsample=2 lists frames 0, 2, 4', sub.frame_numbers == [0, 2, 4],
                        sub.frame_numbers)

@@ -200,6 +200,16 @@ int exactvmaf_cuda_picture_wrap(VmafPicture *pic, const ExactvmafCudaFrame *fram
 int exactvmaf_planes_used(VmafContext *vmaf, unsigned *mask);
 
 /**
+ * Whether a registered metric is temporal: it writes outputs of a frame
+ * after that frame's vmaf_read_pictures() returned, up to the flush
+ * (motion's motion2 and motion3, as libvmaf v3.2.0, are written there).
+ * Without one, on the CPU with no worker threads, every output of a frame
+ * is written when its vmaf_read_pictures() returns. Call after the
+ * features are registered. @return 1, 0, or -EINVAL.
+ */
+int exactvmaf_has_temporal(VmafContext *vmaf);
+
+/**
  * The name of option `key` of feature extractor `extractor` ("float_adm",
  * "adm_enhn_gain_limit" or its alias "egl"), as a static string; NULL when
  * the extractor or the option is unknown. Two keys are the same option when

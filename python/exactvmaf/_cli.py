@@ -6,8 +6,9 @@ libraries decode, with scaling and conversion) and validates them; a
 decoder failing on a damaged file fails a child process, never this
 interpreter. Its JSON at --precision max carries every value exactly.
 
-The tool is EXACTVMAF_CLI when set; else the one `meson install` recorded
-beside this package; else `exactvmaf` on PATH.
+The tool is EXACTVMAF_CLI when set; else the one the build recorded
+beside this package (_paths.py: inside it, in a wheel); else `exactvmaf` on
+PATH.
 """
 import ctypes
 import json
@@ -15,6 +16,7 @@ import os
 import shutil
 import signal
 import subprocess
+import sys
 import tempfile
 
 from .errors import Error
@@ -42,6 +44,8 @@ def cli_path():
     except ImportError:
         pass
     found = shutil.which('exactvmaf')
+    if found and os.path.realpath(found) == os.path.realpath(sys.argv[0] or ''):
+        found = None    # main()'s own launcher, not the tool
     if not found:
         raise Error('the exactvmaf command line tool is not found (set EXACTVMAF_CLI to its '
                     'path); files are read through it')
@@ -230,3 +234,9 @@ def compare_files(ref, encodes, group_by, models, features, backend, threads, gp
                         code=r.returncode)
         with open(out) as f:
             return Comparison(json.load(f))
+
+
+def main():
+    """The `exactvmaf` command a wheel installs: the tool inside the package."""
+    cli = cli_path()
+    os.execv(cli, [cli] + sys.argv[1:])

@@ -1,4 +1,5 @@
-"""Scoring frames held in memory (numpy arrays) through the library.
+"""Frames held in memory (numpy arrays) and the library context that
+scores them (the frame loop is _scorer.Scorer's).
 
 Each frame is copied once, straight into a picture of the context's pool;
 the library takes the pictures over. Geometry, type and sample range are
@@ -6,7 +7,6 @@ checked before anything is handed over, so a bad frame raises Error and
 never reaches the library.
 """
 import ctypes
-import time
 
 import numpy as np
 
@@ -166,28 +166,12 @@ class _Context:
 
 
 def score_frames(ref, dis, models, features, backend, threads, subsample, bitdepth, gpu,
-                 frames_in_flight):
-    c = _Context(threads, subsample)
-    try:
-        L = c.L
-        # 'auto' is the library's default; set by name it would warn on a
-        # machine without a GPU.
-        if backend != 'auto' or gpu:
-            c.check(L.exactvmaf_set_backend(c.ctx, _lib.BACKEND[backend], gpu),
-                    'cannot choose backend %s' % backend)
-        if frames_in_flight:
-            c.check(L.exactvmaf_set_frames_in_flight(c.ctx, frames_in_flight),
-                    'cannot set frames in flight')
-        for m in models:
-            c.add_model(m)
-        for name, opts in features:
-            c.add_feature(name, opts)
-        if not models and not features:
-            raise Error('nothing to compute: give a model or a feature')
-
-        t0 = time.perf_counter()
+                 frames_in_flight, surface=None):
+    from ._scorer import Scorer
+    with Scorer(models, features, backend, threads, bitdepth, subsample, gpu,
+                frames_in_flight, surface) as s:
         it_r, it_d = iter(ref), iter(dis)
-        geometry, n = None, 0
+        n = 0
         while True:
             r, d = next(it_r, _END), next(it_d, _END)
             if r is _END or d is _END:
@@ -196,43 +180,9 @@ def score_frames(ref, dis, models, features, backend, threads, subsample, bitdep
                         'reference' if r is _END else 'distorted', n,
                         'distorted' if r is _END else 'reference'))
                 break
-            gr, pr = _geometry(_planes(r, 'reference', n), bitdepth, 'reference', n)
-            gd, pd = _geometry(_planes(d, 'distorted', n), bitdepth, 'distorted', n)
-            if geometry is None:
-                geometry = gr
-                fmt, bpc, w, h = geometry
-                pc = _lib.PictureConfiguration(_lib._PicParams(w, h, bpc, _lib.PIX_FMT[fmt]), 2)
-                c.check(L.vmaf_preallocate_pictures(c.ctx, pc), 'cannot allocate pictures')
-            for what, g in (('reference', gr), ('distorted', gd)):
-                if g != geometry:
-                    raise Error('%s frame %d is %dx%d %s %d-bit; frame 0 was %dx%d %s %d-bit' % (
-                        what, n, g[2], g[3], g[0], g[1], geometry[2], geometry[3], geometry[0],
-                        geometry[1]))
-            _check_range(pr, geometry[1], 'reference', n)
-            _check_range(pd, geometry[1], 'distorted', n)
-            pics = (_lib.Picture(), _lib.Picture())
-            try:
-                for pic in pics:
-                    c.check(L.vmaf_fetch_preallocated_picture(c.ctx, ctypes.byref(pic)),
-                            'cannot get a picture')
-                _copy(pics[0], pr)
-                _copy(pics[1], pd)
-            except BaseException:
-                # Not handed over yet (an error, or Ctrl-C while copying): ours to drop.
-                for q in pics:
-                    if q.ref:
-                        L.vmaf_picture_unref(ctypes.byref(q))
-                raise
-            c.check(L.vmaf_read_pictures(c.ctx, ctypes.byref(pics[0]), ctypes.byref(pics[1]), n),
-                    'frame %d' % n)
+            s.push(r, d)
             n += 1
-        if not n:
-            raise Error('no frames to score')
-        c.check(L.vmaf_read_pictures(c.ctx, None, None, 0), 'finishing the frames')
-        elapsed = time.perf_counter() - t0
-        return _collect(c, n, subsample, elapsed)
-    finally:
-        c.close()
+    return s.result
 
 
 def _collect(c, n, subsample, elapsed):

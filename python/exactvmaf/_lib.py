@@ -1,8 +1,9 @@
 """ctypes bindings to libexactvmaf: the library found, its structs and functions.
 
-The library is EXACTVMAF_LIBRARY (a path) when set; else the one `meson
-install` recorded beside this package (_paths.py); else the dynamic
-linker's standard search for libexactvmaf.so.0.
+The library is EXACTVMAF_LIBRARY (a path) when set; else the one the build
+recorded beside this package (_paths.py: `meson install`'s, or the one
+inside the package of a wheel); else the dynamic linker's standard search
+for libexactvmaf.so.0.
 """
 import ctypes
 import ctypes.util
@@ -102,6 +103,12 @@ _SIGNATURES = {
     'exactvmaf_device_field_at': (c_int, [c_void_p, c_uint, c_uint, c_uint, P(c_char_p),
                                           P(c_char_p)]),
     'exactvmaf_aggregate_at': (c_int, [c_void_p, c_uint, P(c_char_p), P(c_double)]),
+    'exactvmaf_has_temporal': (c_int, [c_void_p]),
+    'exactvmaf_device_describe': (c_int, [c_int, c_uint, c_char_p, ctypes.c_size_t]),
+    'exactvmaf_cuda_picture_wrap': (c_int, [P(Picture), c_void_p]),
+    'vmaf_score_at_index': (c_int, [c_void_p, c_void_p, P(c_double), c_uint]),
+    'vmaf_score_at_index_model_collection': (c_int, [c_void_p, c_void_p, P(CollectionScore),
+                                                     c_uint]),
 }
 
 _lock = threading.Lock()
