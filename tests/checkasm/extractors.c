@@ -1,9 +1,9 @@
 /*
  * checkasm room: whole extractors at each instruction set. The loops that
  * the rooms keep static (cambi's mask, scales and c-values, psnr_hvs's
- * eight-block lanes, SpEED's taps and covariance sums, float_motion's blur)
- * are reached only through their extractor; so are the integer kernels'
- * dispatch and the SSIM loops in place. Each case runs a few frames through
+ * eight-block lanes, SpEED's taps and covariance sums, float_motion's blur,
+ * float_vif's filters and statistic) are reached only through their
+ * extractor; so are the integer kernels' dispatch and the SSIM loops in place. Each case runs a few frames through
  * the library with the instruction-set cap at C, then at each set this
  * processor runs (cpu.h's ev_cpu_set_isa_max, which every room's dispatch
  * reads), and compares every output of every frame as a 64-bit pattern.
@@ -49,6 +49,9 @@ static const Case cases[] = {
     { "float_motion", "motion_add_scale1=true", VMAF_PIX_FMT_YUV420P, 10, 131, 67 },
     { "motion", NULL, VMAF_PIX_FMT_YUV420P, 8, 35, 21 },
     { "motion", NULL, VMAF_PIX_FMT_YUV420P, 16, 133, 37 },
+    { "float_vif", NULL, VMAF_PIX_FMT_YUV420P, 8, 37, 35 },
+    { "float_vif", "vif_enhn_gain_limit=1.0", VMAF_PIX_FMT_YUV420P, 10, 131, 67 },
+    { "float_vif", "vif_kernelscale=0.5", VMAF_PIX_FMT_YUV420P, 12, 77, 41 },
     { "vif", NULL, VMAF_PIX_FMT_YUV420P, 8, 37, 35 },
     { "vif", "vif_enhn_gain_limit=1.0", VMAF_PIX_FMT_YUV420P, 10, 129, 67 },
     { "adm", NULL, VMAF_PIX_FMT_YUV420P, 8, 33, 35 },
@@ -202,7 +205,7 @@ void checkasm_bench(int isa_max)
 {
     static const char *const features[] = {
         "float_ssim", "float_ms_ssim", "psnr_hvs", "cambi", "speed_chroma",
-        "speed_temporal", "float_motion", "motion", "vif", "adm",
+        "speed_temporal", "float_motion", "motion", "float_vif", "vif", "adm",
     };
     static Outputs out;
     printf("\nms per 1920x1080 8-bit frame, one thread, at each instruction set:\n%-16s", "");
