@@ -24,6 +24,8 @@ Needs python3 and the built tree only. What it measures:
   same thread count. Class: bandwidth when bw% >= 50; sync when its CPU time at
   N threads is over 1.3x that at 1 thread while bw% < 50, or when the
   extractor's cpu% is below 80; compute otherwise.
+- cpu ms: CPU time per frame (all threads): on a machine shared with other work,
+  where wall time counts the waits for a core, the column to compare.
 Without perf the stage rows are left out and the rest is printed.
 The input is run.py's: a real 1080p frame (or synthetic texture) scaled and
 repeated, 8-bit 4:2:0.
@@ -226,7 +228,8 @@ def main():
         'on (stages sampled)' if perf else 'not available (no stage rows)'))
     emit()
     hdr = '| model | size | row | stage | ' + ' | '.join(
-        'ms/frame %dt | cpu%% %dt | GB/s %dt | bw%% %dt' % (t, t, t, t) for t in threads) + \
+        'ms/frame %dt | cpu ms %dt | cpu%% %dt | GB/s %dt | bw%% %dt' % (t, t, t, t, t)
+        for t in threads) + \
         ' | scaling | bound |'
     emit(hdr)
     emit('|' + '---|' * (hdr.count('|') - 1))
@@ -244,7 +247,9 @@ def main():
 
             def cell(row_ms, cpu, bytes_, t):
                 gbps = bytes_ / (row_ms * 1e-3) / 1e9 if bytes_ and row_ms > 0 else 0.0
-                return ['%.2f' % row_ms, '%.0f' % cpu if cpu is not None else '-',
+                cpu_ms = row_ms * t * (cpu / 100 if cpu is not None else 1)
+                return ['%.2f' % row_ms, '%.2f' % cpu_ms,
+                        '%.0f' % cpu if cpu is not None else '-',
                         '%.1f' % gbps if bytes_ else '-',
                         '%.0f' % (100 * gbps / tri[t]) if bytes_ else '-'], gbps
 
