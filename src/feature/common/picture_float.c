@@ -1,5 +1,6 @@
 #include <stdint.h>
 
+#include "cpu.h"
 #include "picture_float.h"
 
 int vmaf_float_bpc_supported(unsigned bpc)
@@ -7,27 +8,36 @@ int vmaf_float_bpc_supported(unsigned bpc)
     return bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16;
 }
 
+#define KFN(name) name##_c
+#include "picture_float_simd_tmpl.c"
+#undef KFN
+#if EV_HAVE_X86_SIMD
+EV_TARGET_AVX2_BEGIN
+#define KFN(name) name##_avx2
+#include "picture_float_simd_tmpl.c"
+#undef KFN
+EV_TARGET_END
+EV_TARGET_AVX512_BEGIN
+#define KFN(name) name##_avx512
+#include "picture_float_simd_tmpl.c"
+#undef KFN
+EV_TARGET_END
+#endif
+
+typedef void (*ToFloatFn)(const VmafPicture *pic, unsigned plane, float offset, float *dst,
+                          size_t dst_stride_floats);
+
 void vmaf_picture_to_float(const VmafPicture *pic, unsigned plane, float offset,
                            float *dst, size_t dst_stride_floats)
 {
-    const unsigned w = pic->w[plane], h = pic->h[plane];
-    if (pic->bpc == 8) {
-        for (unsigned i = 0; i < h; i++) {
-            const uint8_t *src = (const uint8_t *)pic->data[plane] + i * pic->stride[plane];
-            float *d = dst + i * dst_stride_floats;
-            for (unsigned j = 0; j < w; j++)
-                d[j] = (float)src[j] + offset;
-        }
-        return;
-    }
-    /* The reference divides by 4, 16 or 256; all exact, so a power-of-two
-     * divide is the same float whatever the order. */
-    const float scale = pic->bpc == 10 ? 4.0f : pic->bpc == 12 ? 16.0f : 256.0f;
-    for (unsigned i = 0; i < h; i++) {
-        const uint16_t *src =
-            (const uint16_t *)((const uint8_t *)pic->data[plane] + i * pic->stride[plane]);
-        float *d = dst + i * dst_stride_floats;
-        for (unsigned j = 0; j < w; j++)
-            d[j] = (float)src[j] / scale + offset;
-    }
+    static const ToFloatFn fn[EV_ISA_COUNT] = {
+        to_float_c,
+#if EV_HAVE_X86_SIMD
+        to_float_avx2,
+        to_float_avx512,
+#endif
+    };
+    const int isa = ev_cpu_isa();
+    (isa > EV_ISA_C && isa < EV_ISA_COUNT && EV_HAVE_X86_SIMD ? fn[isa] : fn[0])(
+        pic, plane, offset, dst, dst_stride_floats);
 }
