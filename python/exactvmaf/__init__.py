@@ -20,7 +20,6 @@ from .errors import Error
 from .result import Result, pool
 from .spec import Model
 from . import spec as _spec
-from ._scorer import Scorer
 
 __all__ = ['score', 'compare', 'Scorer', 'Result', 'Error', 'Model', 'pool', 'devices',
            'library_version', '__version__']
@@ -38,6 +37,14 @@ def _version():
 
 #: The package's version: the library's (meson.build's project()).
 __version__ = _version()
+
+
+def __getattr__(name):
+    # Scorer needs numpy; scoring files and comparing encodes do not.
+    if name == 'Scorer':
+        from ._scorer import Scorer
+        return Scorer
+    raise AttributeError("module 'exactvmaf' has no attribute %r" % name)
 
 
 def _is_path(x):

@@ -227,7 +227,12 @@ int vmaf_gpu_start(VmafGpu *gpu)
             VmafGpuLane *l = calloc(1, sizeof(*l));
             if (!l) return -ENOMEM;
             gpu->lane[d * stride + i] = l;
+            /* Past the lanes needed, short memory means fewer lanes, not an
+             * error: the driver's message waits to be told either way. */
+            const bool may_shrink = i >= min_k && !forced;
+            if (may_shrink) vmaf_log_hold_errors(true);
             int err = gpu_lane_create(gpu, l, d * stride + i, d, i ? gpu->lane[d * stride] : NULL);
+            if (may_shrink) vmaf_log_hold_errors(false);
             if (!err && i == 0 && !forced) {
                 /* At most 3/4 of the free memory for the lanes. */
                 const size_t per = l->bytes ? l->bytes : 1;
@@ -240,9 +245,10 @@ int vmaf_gpu_start(VmafGpu *gpu)
             gpu_lane_free(l);
             free(l);
             gpu->lane[d * stride + i] = NULL;
-            if (err == -ENOMEM && i >= min_k && !forced) {
+            if (err == -ENOMEM && may_shrink) {
                 vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: device memory for %u frames in "
-                         "flight per device, not %u (%.1f MiB free)", vmaf_gpu_backend(gpu), i, k, mib(free_b));
+                         "flight per device, not %u (%.1f MiB free; %s)", vmaf_gpu_backend(gpu),
+                         i, k, mib(free_b), vmaf_log_held_error());
                 for (unsigned e = 0; e < d; e++) {
                     gpu_lane_free(gpu->lane[e * stride + i]);
                     free(gpu->lane[e * stride + i]);
@@ -250,6 +256,8 @@ int vmaf_gpu_start(VmafGpu *gpu)
                 }
                 goto shrink;
             }
+            if (may_shrink && *vmaf_log_held_error())
+                vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s", vmaf_log_held_error());
             if (err == -ENOMEM)
                 vmaf_log(VMAF_LOG_LEVEL_ERROR,
                          "%s: out of device memory on %s: frame in flight %u of %u needed "
