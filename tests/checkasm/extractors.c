@@ -176,10 +176,10 @@ void checkasm_extractors(int isa_max)
     for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
         const Case *c = &cases[ci];
 #if EV_HAVE_NEON
-        /* On AArch64 only these extractors have kernels besides their C
-         * build: the other rooms' loops are built once, vectorised with
-         * NEON by the compiler, so there is nothing to compare. */
-        if (strcmp(c->feature, "vif"))
+        /* On AArch64 only integer VIF and ADM have kernels besides their C
+         * build: the other rooms' loops are built once (vectorised with
+         * NEON by the compiler), so there is nothing to compare. */
+        if (strcmp(c->feature, "vif") && strcmp(c->feature, "adm"))
             continue;
 #endif
         char kernel[48];
