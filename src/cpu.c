@@ -1,6 +1,7 @@
 /*
  * Instruction-set detection (cpu.h). libgcc's checks include the OS's saving
- * of the AVX and AVX-512 register state (XCR0).
+ * of the AVX and AVX-512 register state (XCR0). On AArch64 NEON is always
+ * there.
  */
 #include <stdatomic.h>
 
@@ -17,6 +18,8 @@ static int detect(void)
         __builtin_cpu_supports("avx512cd"))
         return EV_ISA_AVX512;
     return EV_ISA_AVX2;
+#elif EV_HAVE_NEON
+    return EV_ISA_NEON;
 #else
     return EV_ISA_C;
 #endif
@@ -50,6 +53,12 @@ int ev_cpu_set_isa_max(int isa)
 
 const char *ev_isa_name(int isa)
 {
+#if EV_HAVE_X86_SIMD
     static const char *const names[EV_ISA_COUNT] = { "c", "avx2", "avx512" };
+#elif EV_HAVE_NEON
+    static const char *const names[EV_ISA_COUNT] = { "c", "neon" };
+#else
+    static const char *const names[EV_ISA_COUNT] = { "c" };
+#endif
     return isa >= 0 && isa < EV_ISA_COUNT ? names[isa] : "?";
 }

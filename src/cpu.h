@@ -3,18 +3,38 @@
  * helpers that build one kernel source for several of them.
  *
  * Every room with SIMD kernels keeps a table of them per instruction set
- * (C first, then AVX2, then AVX-512) and picks with ev_cpu_isa(); the C
- * entries are the reference that tests/checkasm compares every other entry
- * with, bit for bit. A test lowers the ceiling with ev_cpu_set_isa_max() to
- * run a whole extractor on each set in turn.
+ * (C first, then the architecture's sets: AVX2 and AVX-512 on x86-64, NEON
+ * on AArch64) and picks with ev_cpu_isa(); the C entries are the reference
+ * that tests/checkasm compares every other entry with, bit for bit. A test
+ * lowers the ceiling with ev_cpu_set_isa_max() to run a whole extractor on
+ * each set in turn. The names of another architecture's sets are not
+ * defined, so a comparison such as isa >= EV_ISA_AVX2 cannot pick an x86
+ * kernel on Arm: it does not compile there.
  */
 #ifndef EXACTVMAF_CPU_H
 #define EXACTVMAF_CPU_H
 
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define EV_HAVE_X86_SIMD 1
+#else
+#define EV_HAVE_X86_SIMD 0
+#endif
+/* Advanced SIMD is part of every AArch64 processor (ARMv8-A makes it
+ * mandatory), so NEON kernels need no detection there. */
+#if defined(__aarch64__) && defined(__ARM_NEON) && (defined(__GNUC__) || defined(__clang__))
+#define EV_HAVE_NEON 1
+#else
+#define EV_HAVE_NEON 0
+#endif
+
 enum EvIsa {
     EV_ISA_C,       /**< plain C for the baseline instruction set */
+#if EV_HAVE_X86_SIMD
     EV_ISA_AVX2,    /**< AVX2 (x86-64) */
     EV_ISA_AVX512,  /**< AVX-512 F, BW, DQ, VL and CD, with the OS saving their state */
+#elif EV_HAVE_NEON
+    EV_ISA_NEON,    /**< Advanced SIMD (AArch64) */
+#endif
     EV_ISA_COUNT,
 };
 
@@ -29,7 +49,7 @@ int ev_cpu_isa(void);
  */
 int ev_cpu_set_isa_max(int isa);
 
-/** The name of an instruction set ("c", "avx2", "avx512"). */
+/** The name of an instruction set ("c", "avx2", "avx512", "neon"). */
 const char *ev_isa_name(int isa);
 
 /*
@@ -39,8 +59,7 @@ const char *ev_isa_name(int isa);
  * ones the kernels were always built with; none enables FMA, and the build
  * forbids contraction, so the operations per element are the same.
  */
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define EV_HAVE_X86_SIMD 1
+#if EV_HAVE_X86_SIMD
 #if defined(__clang__)
 #define EV_TARGET_AVX2_BEGIN \
     _Pragma("clang attribute push(__attribute__((target(\"avx2\"))), apply_to = function)")
@@ -52,8 +71,6 @@ const char *ev_isa_name(int isa);
 #define EV_TARGET_AVX512_BEGIN _Pragma("GCC push_options") _Pragma("GCC target(\"avx512f\")")
 #define EV_TARGET_END _Pragma("GCC pop_options")
 #endif
-#else
-#define EV_HAVE_X86_SIMD 0
 #endif
 
 #endif

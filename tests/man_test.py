@@ -20,7 +20,7 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         again = os.path.join(tmp, 'exactvmaf.1')
         gen = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'tools', 'help2man.py')
-        subprocess.run([sys.executable, gen, a.exe, again], check=True)
+        subprocess.run([sys.executable, gen, again, a.exe], check=True)
         same = open(again).read() == open(a.man).read()
     print('%d options in --help, %d missing from the manual%s; regenerated page %s'
           % (len(options), len(missing), ' (%s)' % ', '.join(missing) if missing else '',

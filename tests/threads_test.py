@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""--threads 0, 1, 2 and 3 must give the same bits on every output of every frame."""
-import argparse, json, os, struct, subprocess, sys, tempfile
+"""--threads 0, 1, 2 and 3 must give the same bits on every output of every frame.
+In a cross build meson's MESON_EXE_WRAPPER (e.g. qemu-aarch64 -L SYSROOT) runs the tool."""
+import argparse, json, os, shlex, struct, subprocess, sys, tempfile
 
 CASES = [  # pair, w, h, fmt, bpc
     ('q_160x90_8b', 160, 90, '420', 8),
@@ -14,7 +15,7 @@ def run(exe, shared, case, threads, out):
     pair, w, h, fmt, bpc = case
     d = os.path.join(shared, 'fixtures', pair)
     dis = os.path.join(d, 'dis.yuv')
-    argv = [exe, '-r', os.path.join(d, 'ref.yuv'), '-d', dis if os.path.exists(dis) else os.path.join(d, 'ref.yuv'),
+    argv = exe + ['-r', os.path.join(d, 'ref.yuv'), '-d', dis if os.path.exists(dis) else os.path.join(d, 'ref.yuv'),
             '-w', str(w), '-h', str(h), '-p', fmt, '-b', str(bpc),
             '--model', 'version=vmaf_float_v0.6.1',
             '--feature', 'float_adm=debug=true', '--feature', 'float_vif=debug=true',
@@ -42,6 +43,7 @@ def main():
     ap.add_argument('--exe', required=True)
     ap.add_argument('--shared', required=True)
     a = ap.parse_args()
+    a.exe = shlex.split(os.environ.get('MESON_EXE_WRAPPER', '')) + [os.path.abspath(a.exe)]
     if not os.path.isdir(os.path.join(a.shared, 'fixtures')):
         print('SKIP: no fixtures under %s' % a.shared)
         return 77

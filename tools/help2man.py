@@ -9,7 +9,8 @@ the rest of the line starts the section's text); option lines (' -x, --long ARG 
 (indented to the text column) joined to them; other lines are kept as they
 are (.nf) so that tables keep their columns.
 
-usage: help2man.py EXACTVMAF OUTPUT
+usage: help2man.py OUTPUT [WRAPPER...] EXACTVMAF
+(WRAPPER: what runs a cross-built tool, e.g. qemu-aarch64 -L SYSROOT)
 """
 import re, subprocess, sys
 
@@ -23,9 +24,9 @@ def roff(s):
 
 
 def main():
-    exe, out = sys.argv[1], sys.argv[2]
-    text = subprocess.run([exe, '--help'], capture_output=True, text=True, check=True).stdout
-    version = subprocess.run([exe, '--version'], capture_output=True, text=True).stderr.strip()
+    out, exe = sys.argv[1], sys.argv[2:]
+    text = subprocess.run(exe + ['--help'], capture_output=True, text=True, check=True).stdout
+    version = subprocess.run(exe + ['--version'], capture_output=True, text=True).stderr.strip()
     lines = text.splitlines()
     page = ['.TH EXACTVMAF 1 "" "%s" "User Commands"' % roff(version or 'exactvmaf'),
             '.SH NAME', 'exactvmaf \\- VMAF, bit-exact with Netflix libvmaf on every backend',

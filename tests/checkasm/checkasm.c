@@ -172,12 +172,14 @@ int main(int argc, char **argv)
     const int isa_max = ev_cpu_set_isa_max(EV_ISA_COUNT - 1);
     if (isa_max == EV_ISA_C) {
         printf("SKIP: this processor runs no vector instruction set that this build has "
-               "kernels for (AVX2, AVX-512)\n");
+               "kernels for (AVX2 and AVX-512 on x86-64, NEON on AArch64)\n");
         return 77;
     }
     printf("processor: up to %s\n", ev_isa_name(isa_max));
+#if EV_HAVE_X86_SIMD
     if (isa_max < EV_ISA_AVX512)
         printf("no AVX-512 here: the AVX-512 kernels are not compared\n");
+#endif
 
     int rooms_run = 0;
     for (size_t r = 0; r < sizeof(rooms) / sizeof(rooms[0]); r++) {

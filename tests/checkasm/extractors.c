@@ -175,9 +175,16 @@ void checkasm_extractors(int isa_max)
     static Outputs ref, got;
     for (size_t ci = 0; ci < sizeof(cases) / sizeof(cases[0]); ci++) {
         const Case *c = &cases[ci];
+#if EV_HAVE_NEON
+        /* On AArch64 only integer VIF and ADM have kernels besides their C
+         * build: the other rooms' loops are built once (vectorised with
+         * NEON by the compiler), so there is nothing to compare. */
+        if (strcmp(c->feature, "vif") && strcmp(c->feature, "adm"))
+            continue;
+#endif
         char kernel[48];
         snprintf(kernel, sizeof(kernel), "extractor %s", c->feature);
-        for (int isa = EV_ISA_AVX2; isa <= isa_max; isa++)
+        for (int isa = EV_ISA_C + 1; isa <= isa_max; isa++)
             ca_declare(kernel, ev_isa_name(isa));
         for (int kind = 0; kind < CA_KIND_COUNT; kind++) {
             if (kind == CA_RANDOM && c->bpc == 8)
@@ -187,7 +194,7 @@ void checkasm_extractors(int isa_max)
             ev_cpu_set_isa_max(EV_ISA_C);
             memset(&ref, 0, sizeof(ref));
             const int err = run_case(c, (enum CaKind)kind, &ref, NULL);
-            for (int isa = EV_ISA_AVX2; isa <= isa_max; isa++) {
+            for (int isa = EV_ISA_C + 1; isa <= isa_max; isa++) {
                 ev_cpu_set_isa_max(isa);
                 memset(&got, 0, sizeof(got));
                 ca_rand_restart(state);

@@ -432,13 +432,17 @@ void checkasm_iadm(int isa_max)
     IadmDsp c;
     iadm_dsp_init_c(&c);
     ca_declare("iadm dwt1_vert = dwt_vert", "c");
-    for (int isa = EV_ISA_AVX2; isa <= isa_max; isa++) {
+    for (int isa = EV_ISA_C + 1; isa <= isa_max; isa++) {
         const char *name = ev_isa_name(isa);
         IadmDsp v;
         iadm_dsp_init_c(&v);
+#if EV_HAVE_X86_SIMD
         const int built = isa == EV_ISA_AVX2 ? iadm_dsp_init_avx2(&v) : iadm_dsp_init_avx512(&v);
+#else
+        const int built = iadm_dsp_init_neon(&v);
+#endif
         if (!built)
-            continue;   /* not an x86-64 GCC/clang build: no vector kernels to compare */
+            continue;   /* not a GCC/clang build: no vector kernels to compare */
         for (size_t k = 0; k < sizeof(iadm_kernels) / sizeof(iadm_kernels[0]); k++) {
             char kernel[48];
             snprintf(kernel, sizeof(kernel), "iadm %s", iadm_kernels[k]);

@@ -1,6 +1,6 @@
 /*
  * checkasm room: the integer VIF kernels (src/feature/integer_vif/ivif_dsp.h):
- * every faster build (vectorisable C "vec", AVX2, AVX-512) against the
+ * every faster build (vectorisable C "vec", AVX2, AVX-512, NEON) against the
  * plain-C reference on random and edge inputs (extreme sample values, flat
  * and checkerboard rows, samples beyond the declared bit depth, every filter
  * and rounding configuration, widths from the smallest a filter takes to
@@ -27,7 +27,6 @@ static unsigned rnd_below(unsigned n)
 }
 
 /* The builds of the integer VIF kernels, by IvifDspLevel. */
-static const char *const level_name[4] = { "c", "vec", "avx2", "avx512" };
 
 static const uint16_t vif_filters[IVIF_NUM_SCALES][IVIF_MAX_TAPS] = IVIF_FILTER_TABLE;
 
@@ -163,7 +162,7 @@ static void test_vif_rows(const uint16_t *table, int levels)
                         acc[l] = multi[l][0];
                     for (int l = 0; l < levels; l++) {
                         for (int e = 0; e < gl.n; e++)
-                            ca_check("ivif row_sums", level_name[l],
+                            ca_check("ivif row_sums", ivif_dsp_level_name(l),
                                      accum_eq(&single[e], &multi[l][e]),
                                      "%d gain limits, limit %d (%g) differs from its own pass: "
                                      "scale %d bpc %u w %d %s", gl.n, e, gl.v[e], sc, bpc, w,
@@ -175,7 +174,7 @@ static void test_vif_rows(const uint16_t *table, int levels)
                         dsp[l].filter_row(&t, &scr[l], &out[l]);
                     for (int l = 1; l < levels; l++) {
                         const size_t bytes = (size_t)w * sizeof(uint32_t);
-                        ca_check("ivif filter_row", level_name[l],
+                        ca_check("ivif filter_row", ivif_dsp_level_name(l),
                                  !memcmp(out[0].mu1, out[l].mu1, bytes) &&
                                      !memcmp(out[0].mu2, out[l].mu2, bytes) &&
                                      !memcmp(out[0].xx, out[l].xx, bytes) &&
@@ -184,7 +183,7 @@ static void test_vif_rows(const uint16_t *table, int levels)
                                  "scale %d bpc %u w %d %s", sc, bpc, w, ca_kind_name[kind]);
                     }
                     for (int l = 1; l < levels; l++)
-                        ca_check("ivif row_sums", level_name[l], accum_eq(&acc[0], &acc[l]),
+                        ca_check("ivif row_sums", ivif_dsp_level_name(l), accum_eq(&acc[0], &acc[l]),
                                  "scale %d bpc %u w %d %s egl %g: %" PRId64 " %" PRId64 " %"
                                  PRId64 " %" PRId64 " vs %" PRId64 " %" PRId64 " %" PRId64 " %"
                                  PRId64, sc, bpc, w, ca_kind_name[kind], egl, acc[0].num_log,
@@ -201,7 +200,7 @@ static void test_vif_rows(const uint16_t *table, int levels)
                         for (int l = 0; l < levels; l++)
                             dsp[l].decimate_row(&d, &scr[l], dec[l]);
                         for (int l = 1; l < levels; l++)
-                            ca_check("ivif decimate_row", level_name[l],
+                            ca_check("ivif decimate_row", ivif_dsp_level_name(l),
                                      !memcmp(dec[0], dec[l], (size_t)(w / 2) * 2),
                                      "from scale %d bpc %u w %d %s", sc, bpc, w,
                                      ca_kind_name[kind]);
@@ -230,13 +229,32 @@ static void test_vif_rows(const uint16_t *table, int levels)
  */
 static void test_vif_stat(const uint16_t *table, int isa_max)
 {
+    typedef void (*StatRowFn)(const IvifRow *, int, const IvifGainLimits *, const uint16_t *,
+                              IvifAccum *);
+    StatRowFn fns[2];
+    const char *names[2];
+    int n_fns = 0;
 #if IVIF_HAVE_AVX2
-    if (isa_max < EV_ISA_AVX2)
+    if (isa_max >= EV_ISA_AVX2) {
+        fns[n_fns] = ivif_stat_row_avx2;
+        names[n_fns++] = "avx2";
+    }
+    if (isa_max >= EV_ISA_AVX512) {
+        fns[n_fns] = ivif_stat_row_avx512;
+        names[n_fns++] = "avx512";
+    }
+#elif IVIF_HAVE_NEON
+    if (isa_max >= EV_ISA_NEON) {
+        fns[n_fns] = ivif_stat_row_neon;
+        names[n_fns++] = "neon";
+    }
+#else
+    (void)isa_max;
+#endif
+    if (!n_fns)
         return;
-    ca_declare("ivif stat_row", "avx2");
-    const int avx512 = isa_max >= EV_ISA_AVX512;
-    if (avx512)
-        ca_declare("ivif stat_row", "avx512");
+    for (int f = 0; f < n_fns; f++)
+        ca_declare("ivif stat_row", names[f]);
     enum { N = 203 };
     static const int32_t edges[] = { INT32_MIN, INT32_MIN + 1, -131072, -1, 0, 1, 2, 131070,
                                      131071, 131072, 131073, 262144, 1 << 24, 1 << 30,
@@ -273,41 +291,37 @@ static void test_vif_stat(const uint16_t *table, int isa_max)
         IvifGainLimits gl = { .n = 1 + iter % IVIF_MAX_GAIN_LIMITS };
         for (int e = 0; e < gl.n; e++)
             gl.v[e] = egls[(iter + e) % 4];
-        IvifAccum a[IVIF_MAX_GAIN_LIMITS], b[IVIF_MAX_GAIN_LIMITS], c[IVIF_MAX_GAIN_LIMITS];
+        IvifAccum a[IVIF_MAX_GAIN_LIMITS];
         for (int e = 0; e < gl.n; e++) {
             const IvifGainLimits one = { .v = { gl.v[e] }, .n = 1 };
-            a[e] = b[e] = c[e] = (IvifAccum){ 0, 0, 0, 0 };
+            a[e] = (IvifAccum){ 0, 0, 0, 0 };
             ivif_stat_row_c(&row, n, &one, table, &a[e]);
         }
-        ivif_stat_row_avx2(&row, n, &gl, table, b);
-        if (avx512)
-            ivif_stat_row_avx512(&row, n, &gl, table, c);
-        for (int e = 0; e < gl.n; e++) {
-            ca_check("ivif stat_row", "avx2", accum_eq(&a[e], &b[e]),
-                     "iteration %d mode %d n %d limit %d", iter, mode, n, e);
-            if (avx512)
-                ca_check("ivif stat_row", "avx512", accum_eq(&a[e], &c[e]),
+        for (int f = 0; f < n_fns; f++) {
+            IvifAccum b[IVIF_MAX_GAIN_LIMITS];
+            for (int e = 0; e < gl.n; e++)
+                b[e] = (IvifAccum){ 0, 0, 0, 0 };
+            fns[f](&row, n, &gl, table, b);
+            for (int e = 0; e < gl.n; e++)
+                ca_check("ivif stat_row", names[f], accum_eq(&a[e], &b[e]),
                          "iteration %d mode %d n %d limit %d", iter, mode, n, e);
         }
     }
     free(buf);
-#else
-    (void)table;
-    (void)isa_max;
-#endif
 }
+
 
 void checkasm_ivif(int isa_max)
 {
     /* The levels above C that this processor runs: vec always, then AVX2
-     * and AVX-512 as isa_max allows (the library picks with the same cap). */
+     * and AVX-512 (or NEON) as isa_max allows (the library picks with the same cap). */
     IvifDsp probe;
-    const int levels = ivif_dsp_init_level(&probe, IVIF_DSP_AVX512) + 1;
+    const int levels = ivif_dsp_init_level(&probe, IVIF_DSP_COUNT - 1) + 1;
     /* The library picks with the runner's cap (cpu.h); so does this. */
     for (int l = 1; l < levels; l++) {
-        ca_declare("ivif row_sums", level_name[l]);
-        ca_declare("ivif filter_row", level_name[l]);
-        ca_declare("ivif decimate_row", level_name[l]);
+        ca_declare("ivif row_sums", ivif_dsp_level_name(l));
+        ca_declare("ivif filter_row", ivif_dsp_level_name(l));
+        ca_declare("ivif decimate_row", ivif_dsp_level_name(l));
     }
     uint16_t *table = log2_table();
     test_vif_stat(table, isa_max);

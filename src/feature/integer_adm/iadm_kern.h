@@ -1,7 +1,7 @@
 /*
  * Integer ADM row kernels: one dispatch table, filled first with the plain C
  * build of iadm_kern_tmpl.c, then overridden by the same source compiled for
- * wider x86 vector units when the processor has them. All kernels are
+ * wider x86 vector units when the processor has them, or for NEON on AArch64. All kernels are
  * integer-exact (the only float steps, in the decoupling, are IEEE double
  * operations that vector units round identically), so every entry gives the
  * same bits; tests/checkasm checks that.
@@ -92,6 +92,8 @@ void iadm_dsp_init_c(IadmDsp *d);
 int iadm_dsp_init_avx2(IadmDsp *d);
 /** Override with AVX-512 kernels; returns 0 when not built for this target. */
 int iadm_dsp_init_avx512(IadmDsp *d);
+/** Override with NEON kernels (AArch64); returns 0 when not built for this target. */
+int iadm_dsp_init_neon(IadmDsp *d);
 
 /** C kernels, then the widest this processor runs. */
 void iadm_dsp_init(IadmDsp *d);

@@ -1,6 +1,6 @@
 /*
  * Integer ADM row kernels, written once and compiled per instruction set:
- * the includer defines IADM_SUFFIX (c, avx2, avx512) and, for the wide
+ * the includer defines IADM_SUFFIX (c, avx2, avx512, neon) and, for the wide
  * builds, the target pragma and hardware gathers (IADM_GATHER16 / 32).
  * Loops are plain element loops over iadm_arith.h, shaped for the
  * vectoriser: no loop-carried state except integer sums (order-free),

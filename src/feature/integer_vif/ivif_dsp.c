@@ -460,13 +460,32 @@ int ivif_dsp_init_level(IvifDsp *dsp, int max_level)
         dsp->filter_row = ivif_filter_row_avx2;
         return IVIF_DSP_AVX2;
     }
+#elif IVIF_HAVE_NEON
+    if (max_level >= IVIF_DSP_NEON && ev_cpu_isa() >= EV_ISA_NEON) {
+        dsp->row_sums = ivif_row_sums_neon;
+        dsp->decimate_row = ivif_decimate_row_neon;
+        dsp->filter_row = ivif_filter_row_neon;
+        return IVIF_DSP_NEON;
+    }
 #endif
     return IVIF_DSP_VEC;
 }
 
 void ivif_dsp_init(IvifDsp *dsp)
 {
-    ivif_dsp_init_level(dsp, IVIF_DSP_AVX512);
+    ivif_dsp_init_level(dsp, IVIF_DSP_COUNT - 1);
+}
+
+const char *ivif_dsp_level_name(int level)
+{
+#if IVIF_HAVE_AVX2
+    static const char *const names[IVIF_DSP_COUNT] = { "c", "vec", "avx2", "avx512" };
+#elif IVIF_HAVE_NEON
+    static const char *const names[IVIF_DSP_COUNT] = { "c", "vec", "neon" };
+#else
+    static const char *const names[IVIF_DSP_COUNT] = { "c", "vec" };
+#endif
+    return level >= 0 && level < IVIF_DSP_COUNT ? names[level] : "?";
 }
 
 /* A scratch row (ivif_dsp.h): IVIF_PAD entries, then w_max + IVIF_PAD + 48,

@@ -1,7 +1,7 @@
 /*
  * Integer VIF row kernels and their dispatch table. The plain-C reference
  * kernels (level IVIF_DSP_C) compute each value the way ivif_arith.h writes
- * it; faster kernels (vectorisable C, AVX2 and AVX-512 intrinsics) replace them in
+ * it; faster kernels (vectorisable C; AVX2 and AVX-512, or NEON, intrinsics) replace them in
  * ivif_dsp_init_level. Every kernel gives the reference's bits: the sums are
  * integer, so regrouping them (symmetric taps, split 64-bit sums, vector
  * lanes, pixel order within a row) is exact. tests/checkasm compares
@@ -79,13 +79,35 @@ typedef struct IvifDsp {
     void (*filter_row)(const IvifTaps *t, const IvifScratch *s, const IvifRow *out);
 } IvifDsp;
 
-/** Kernel sets, slowest first. */
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define IVIF_HAVE_AVX2 1
+#define IVIF_HAVE_AVX512 1
+#define IVIF_HAVE_NEON 0
+#elif defined(__aarch64__) && defined(__ARM_NEON) && (defined(__GNUC__) || defined(__clang__))
+#define IVIF_HAVE_AVX2 0
+#define IVIF_HAVE_AVX512 0
+#define IVIF_HAVE_NEON 1
+#else
+#define IVIF_HAVE_AVX2 0
+#define IVIF_HAVE_AVX512 0
+#define IVIF_HAVE_NEON 0
+#endif
+
+/** Kernel sets, slowest first; the intrinsics are this architecture's. */
 enum IvifDspLevel {
     IVIF_DSP_C,     /**< the plain-C reference */
     IVIF_DSP_VEC,   /**< C written for the compiler's vectoriser (baseline ISA) */
+#if IVIF_HAVE_AVX2
     IVIF_DSP_AVX2,  /**< AVX2 intrinsics */
     IVIF_DSP_AVX512, /**< AVX-512 (F, BW, DQ, VL, CD) intrinsics */
+#elif IVIF_HAVE_NEON
+    IVIF_DSP_NEON,  /**< NEON intrinsics (AArch64) */
+#endif
+    IVIF_DSP_COUNT,
 };
+
+/** The name of a level ("c", "vec", "avx2", "avx512", "neon"). */
+const char *ivif_dsp_level_name(int level);
 
 /**
  * Install the fastest kernels up to max_level that this processor runs;
@@ -140,9 +162,7 @@ static inline uint32_t ivif_vert_mu_column(const IvifTaps *t, int j)
     return ivif_vert_mu(m, t->mu_round, t->mu_shift);
 }
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define IVIF_HAVE_AVX2 1
-#define IVIF_HAVE_AVX512 1
+#if IVIF_HAVE_AVX2
 /* AVX2 kernels (ivif_avx2.c); they need a processor with AVX2. */
 void ivif_stat_row_avx2(const IvifRow *in, int n, const IvifGainLimits *gl,
                         const uint16_t *log2_table, IvifAccum *acc);
@@ -157,9 +177,15 @@ void ivif_row_sums_avx512(const IvifTaps *t, const IvifScratch *s, const IvifGai
                           const uint16_t *log2_table, IvifAccum *acc);
 void ivif_decimate_row_avx512(const IvifTaps *t, const IvifScratch *s, uint16_t *out);
 void ivif_filter_row_avx512(const IvifTaps *t, const IvifScratch *s, const IvifRow *out);
-#else
-#define IVIF_HAVE_AVX2 0
-#define IVIF_HAVE_AVX512 0
+#endif
+#if IVIF_HAVE_NEON
+/* NEON kernels (ivif_neon.c); every AArch64 processor runs them. */
+void ivif_stat_row_neon(const IvifRow *in, int n, const IvifGainLimits *gl,
+                        const uint16_t *log2_table, IvifAccum *acc);
+void ivif_row_sums_neon(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
+                        const uint16_t *log2_table, IvifAccum *acc);
+void ivif_decimate_row_neon(const IvifTaps *t, const IvifScratch *s, uint16_t *out);
+void ivif_filter_row_neon(const IvifTaps *t, const IvifScratch *s, const IvifRow *out);
 #endif
 
 #endif

@@ -2,9 +2,11 @@
  * The integer VIF SIMD kernels, written once for every vector width: the
  * vertical and horizontal filters and the statistic fused per row, the
  * statistic alone, the filter alone (for tests) and the decimation.
- * Included by ivif_avx2.c (8 lanes) and ivif_avx512.c (16 lanes), which
- * first define the vector layer this file uses: the types V (LANES 32-bit
- * lanes), M (a lane mask) and VD (doubles, egl broadcast), the function
+ * Included by ivif_avx2.c (8 lanes), ivif_avx512.c (16 lanes) and
+ * ivif_neon.c (4 lanes), which first define the vector layer this file
+ * uses: the types V (LANES 32-bit lanes), M (a lane mask), VD (doubles, egl
+ * broadcast) and, where it is not x86's __m128i, VC (a shift count for
+ * v_srl and v_sll, made by v_count; IVIF_LAYER_HAS_VC), the function
  * attribute TGT, ISA(name) for the exported names, VERT_PASSES (1, or 2
  * where 16 registers cannot hold a column block's 16 accumulators), the
  * v_*, m_* and store_* primitives, and the statistic's own steps:
@@ -35,6 +37,12 @@
  */
 
 #define CENTRE 0x8000
+
+#if !defined(IVIF_LAYER_HAS_VC)
+/* x86 shifts every lane by a count held in an XMM register. */
+typedef __m128i VC;
+TGT static inline VC v_count(int n) { return _mm_cvtsi32_si128(n); }
+#endif
 
 /* stat calls between flushes of the 32-bit lane sums: a lane then holds at
  * most this many terms, each below 2^17 (the log terms) or 1 (the count). */
@@ -163,7 +171,7 @@ TGT static void vert_u8(const IvifTaps *t, const IvifScratch *s)
     /* The reference's 8-bit moments are not shifted (round 0, shift 0). */
     const V fc = v_set1((int32_t)t->f[r]);
     const V mu_round = v_set1((int32_t)t->mu_round);
-    const __m128i mu_shift = _mm_cvtsi32_si128(t->mu_shift);
+    const VC mu_shift = v_count(t->mu_shift);
     const V lo16 = v_set1(0xffff);
     V fpair[IVIF_MAX_TAPS / 2], f32[IVIF_MAX_TAPS / 2];
     for (int p = 0; p < r; p++) {
@@ -206,7 +214,7 @@ TGT static void vert_u8(const IvifTaps *t, const IvifScratch *s)
  * reference's (uint32)((S + round) >> shift) = (H << (16 - shift)) +
  * ((L + round) >> shift) modulo 2^32. Returns the low and high 16 bits.
  */
-TGT static inline void moment_halves(V lc, V hc, V round, __m128i shift, __m128i inv_shift,
+TGT static inline void moment_halves(V lc, V hc, V round, VC shift, VC inv_shift,
                                      V *lo, V *hi)
 {
     const V top = v_set1(INT32_MIN);
@@ -217,7 +225,7 @@ TGT static inline void moment_halves(V lc, V hc, V round, __m128i shift, __m128i
 }
 
 /** A mean from its centred sum: (uint16)((S + round) >> shift). */
-TGT static inline V mean16(V mc, V round, __m128i shift)
+TGT static inline V mean16(V mc, V round, VC shift)
 {
     return v_and(v_srl(v_add(v_xor(mc, v_set1(INT32_MIN)), round), shift), v_set1(0xffff));
 }
@@ -255,10 +263,10 @@ TGT static void vert_u16(const IvifTaps *t, const IvifScratch *s)
     coef[r] = v_set1(pair32(t->f[r] - t->f[r] / 2u, t->f[r] / 2u));
 
     const V mu_round = v_set1((int32_t)t->mu_round);
-    const __m128i mu_shift = _mm_cvtsi32_si128(t->mu_shift);
+    const VC mu_shift = v_count(t->mu_shift);
     const V sq_round = v_set1((int32_t)t->sq_round);
-    const __m128i sq_shift = _mm_cvtsi32_si128(t->sq_shift);
-    const __m128i sq_inv = _mm_cvtsi32_si128(16 - t->sq_shift);
+    const VC sq_shift = v_count(t->sq_shift);
+    const VC sq_inv = v_count(16 - t->sq_shift);
 
     for (int j = 0; j < wv; j += 2 * LANES) {
         V a[8], b[8];
@@ -432,7 +440,7 @@ TGT void ISA(ivif_decimate_row)(const IvifTaps *t, const IvifScratch *s, uint16_
     const int fw = t->fw, r = fw / 2, w = t->w;
     uint16_t *h = s->h[0];
     const V mu_round = v_set1((int32_t)t->mu_round);
-    const __m128i mu_shift = _mm_cvtsi32_si128(t->mu_shift);
+    const VC mu_shift = v_count(t->mu_shift);
     int done;
 
     if (t->u8) {
