@@ -246,9 +246,10 @@ int vmaf_gpu_start(VmafGpu *gpu)
             free(l);
             gpu->lane[d * stride + i] = NULL;
             if (err == -ENOMEM && may_shrink) {
+                /* No free figure: OpenCL cannot tell what other processes took. */
                 vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: device memory for %u frames in "
-                         "flight per device, not %u (%.1f MiB free; %s)", vmaf_gpu_backend(gpu),
-                         i, k, mib(free_b), vmaf_log_held_error());
+                         "flight per device, not %u (%s)", vmaf_gpu_backend(gpu), i, k,
+                         vmaf_log_held_error());
                 for (unsigned e = 0; e < d; e++) {
                     gpu_lane_free(gpu->lane[e * stride + i]);
                     free(gpu->lane[e * stride + i]);
