@@ -343,16 +343,8 @@ static inline void count_runs(uint16_t *hist, size_t hw, const Strip *st, int pa
 #define C_SHORT_RUN 16
 #endif
 
-#define KFN(name) name##_c
-#include "cambi_simd_tmpl.c"
-#undef KFN
-#if EV_HAVE_X86_SIMD
-EV_TARGET_AVX2_BEGIN
-#define KFN(name) name##_avx2
-#include "cambi_simd_tmpl.c"
-#undef KFN
-EV_TARGET_END
-#endif
+#define EV_SIMD_TEMPLATE "feature/cambi/cambi_simd_tmpl.c"
+#include "cpu_builds.h"
 
 /* The loops for one instruction set (cpu.h). */
 typedef struct CambiKern {

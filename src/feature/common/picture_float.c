@@ -8,21 +8,9 @@ int vmaf_float_bpc_supported(unsigned bpc)
     return bpc == 8 || bpc == 10 || bpc == 12 || bpc == 16;
 }
 
-#define KFN(name) name##_c
-#include "picture_float_simd_tmpl.c"
-#undef KFN
-#if EV_HAVE_X86_SIMD
-EV_TARGET_AVX2_BEGIN
-#define KFN(name) name##_avx2
-#include "picture_float_simd_tmpl.c"
-#undef KFN
-EV_TARGET_END
-EV_TARGET_AVX512_BEGIN
-#define KFN(name) name##_avx512
-#include "picture_float_simd_tmpl.c"
-#undef KFN
-EV_TARGET_END
-#endif
+#define EV_SIMD_TEMPLATE "feature/common/picture_float_simd_tmpl.c"
+#define EV_SIMD_AVX512
+#include "cpu_builds.h"
 
 typedef void (*ToFloatFn)(const VmafPicture *pic, unsigned plane, float offset, float *dst,
                           size_t dst_stride_floats);

@@ -92,21 +92,9 @@ void adm_cpu_close(AdmCpu *c)
 }
 
 /* The loops, built for each instruction set (adm_cpu_simd_tmpl.c). */
-#define KFN(name) name##_c
-#include "adm_cpu_simd_tmpl.c"
-#undef KFN
-#if EV_HAVE_X86_SIMD
-EV_TARGET_AVX2_BEGIN
-#define KFN(name) name##_avx2
-#include "adm_cpu_simd_tmpl.c"
-#undef KFN
-EV_TARGET_END
-EV_TARGET_AVX512_BEGIN
-#define KFN(name) name##_avx512
-#include "adm_cpu_simd_tmpl.c"
-#undef KFN
-EV_TARGET_END
-#endif
+#define EV_SIMD_TEMPLATE "feature/float_adm/adm_cpu_simd_tmpl.c"
+#define EV_SIMD_AVX512
+#include "cpu_builds.h"
 
 typedef void (*AdmScalesFn)(AdmCpu *c, const AdmCpuParams *p, AdmScaleAccum acc[ADM_NUM_SCALES]);
 

@@ -267,16 +267,8 @@ static void sad_rows(const float *a, const float *b, size_t stride, unsigned w,
 }
 
 /* The blur, built for each instruction set (float_motion_simd_tmpl.c). */
-#define KFN(name) name##_c
-#include "float_motion_simd_tmpl.c"
-#undef KFN
-#if EV_HAVE_X86_SIMD
-EV_TARGET_AVX2_BEGIN
-#define KFN(name) name##_avx2
-#include "float_motion_simd_tmpl.c"
-#undef KFN
-EV_TARGET_END
-#endif
+#define EV_SIMD_TEMPLATE "feature/float_motion/float_motion_simd_tmpl.c"
+#include "cpu_builds.h"
 
 typedef void (*BlurPlaneFn)(const float *taps, int n_taps, const float *src, float *dst,
                             const float *prev, float *row_buf, float *row_sums, unsigned w,

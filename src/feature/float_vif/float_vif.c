@@ -249,21 +249,9 @@ static void pad_row(float *row, int w, int r)
 }
 
 /* The filters and the statistic, built for each instruction set (float_vif_simd_tmpl.c). */
-#define KFN(name) name##_c
-#include "float_vif_simd_tmpl.c"
-#undef KFN
-#if EV_HAVE_X86_SIMD
-EV_TARGET_AVX2_BEGIN
-#define KFN(name) name##_avx2
-#include "float_vif_simd_tmpl.c"
-#undef KFN
-EV_TARGET_END
-EV_TARGET_AVX512_BEGIN
-#define KFN(name) name##_avx512
-#include "float_vif_simd_tmpl.c"
-#undef KFN
-EV_TARGET_END
-#endif
+#define EV_SIMD_TEMPLATE "feature/float_vif/float_vif_simd_tmpl.c"
+#define EV_SIMD_AVX512
+#include "cpu_builds.h"
 
 typedef struct VifKern {
     void (*filter_decimate)(const VifState *s, int scale, const float *src, size_t src_stride,

@@ -247,16 +247,8 @@ HVS_LANE_FN void level_lanes(const int32_t *restrict dct, const float *mask,
         level[l] = hvs_masking_level(e[l], ratio[l]);
 }
 
-#define KFN(name) name##_c
-#include "psnr_hvs_simd_tmpl.c"
-#undef KFN
-#if EV_HAVE_X86_SIMD
-EV_TARGET_AVX2_BEGIN
-#define KFN(name) name##_avx2
-#include "psnr_hvs_simd_tmpl.c"
-#undef KFN
-EV_TARGET_END
-#endif
+#define EV_SIMD_TEMPLATE "feature/psnr_hvs/psnr_hvs_simd_tmpl.c"
+#include "cpu_builds.h"
 
 typedef void (*TermsLanesFn)(const int32_t *restrict src, const int32_t *restrict dst,
                              const float *csf, const float *mask, float *restrict terms);

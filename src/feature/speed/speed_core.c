@@ -477,16 +477,8 @@ static void prescale_rows(SpeedCore *c, const float *src, size_t stride)
     }
 }
 
-#define KFN(name) name##_c
-#include "speed_simd_tmpl.c"
-#undef KFN
-#if EV_HAVE_X86_SIMD
-EV_TARGET_AVX2_BEGIN
-#define KFN(name) name##_avx2
-#include "speed_simd_tmpl.c"
-#undef KFN
-EV_TARGET_END
-#endif
+#define EV_SIMD_TEMPLATE "feature/speed/speed_simd_tmpl.c"
+#include "cpu_builds.h"
 
 /* The loops above for one instruction set (cpu.h). */
 typedef struct SpeedKern {

@@ -340,21 +340,9 @@ static inline void lpf_row(const float *split, const size_t *off, size_t half,
         out[x] = ssim_round(acc[x]);
 }
 
-#define KFN(name) name##_c
-#include "ssim_simd_tmpl.c"
-#undef KFN
-#if EV_HAVE_X86_SIMD
-EV_TARGET_AVX2_BEGIN
-#define KFN(name) name##_avx2
-#include "ssim_simd_tmpl.c"
-#undef KFN
-EV_TARGET_END
-EV_TARGET_AVX512_BEGIN
-#define KFN(name) name##_avx512
-#include "ssim_simd_tmpl.c"
-#undef KFN
-EV_TARGET_END
-#endif
+#define EV_SIMD_TEMPLATE "feature/ssim/ssim_simd_tmpl.c"
+#define EV_SIMD_AVX512
+#include "cpu_builds.h"
 
 const SsimKern *ssim_kern_for(int isa)
 {
