@@ -24,6 +24,7 @@
 #include "cpu.h"
 #include "log.h"
 #include "speed_core.h"
+#include "speed_options.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -479,6 +480,10 @@ static void prescale_rows(SpeedCore *c, const float *src, size_t stride)
 
 #define EV_SIMD_TEMPLATE "feature/speed/speed_simd_tmpl.c"
 #include "cpu_builds.h"
+
+const char *const speed_prescale_methods[] = {
+    "nearest", "bilinear", "bicubic", "lanczos4", NULL
+};
 
 /* The loops above for one instruction set (cpu.h). */
 typedef struct SpeedKern {

@@ -24,82 +24,13 @@
 #include "log.h"
 #include "speed_core.h"
 #include "speed_gpu.h"
+#include "speed_options.h"
 #include "speed_state.h"
 
-static const char *const prescale_methods[] = {
-    "nearest", "bilinear", "bicubic", "lanczos4", NULL
-};
-
 static const VmafOption options[] = {
-    {
-        .name = "speed_kernelscale",
-        .alias = "ks",
-        .help = "scaling factor for the gaussian kernel (2.0 means multiplying the "
-                "standard deviation by 2 and enlarge the kernel size accordingly",
-        .offset = offsetof(SpeedTemporalState, speed_kernelscale),
-        .type = VMAF_OPT_TYPE_DOUBLE,
-        .default_val.d = 1.0,
-        .min = 0.1,
-        .max = 4.0,
-        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
-    },
-    {
-        .name = "speed_prescale",
-        .alias = "ps",
-        .help = "scaling factor for the frame (2.0 means making the image twice as "
-                "large on each dimension)",
-        .offset = offsetof(SpeedTemporalState, speed_prescale),
-        .type = VMAF_OPT_TYPE_DOUBLE,
-        .default_val.d = 1.0,
-        .min = 0.1,
-        .max = 4.0,
-        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
-    },
-    {
-        .name = "speed_prescale_method",
-        .alias = "psm",
-        .help = "scaling method for the frame, supported options: "
-                "[nearest, bilinear, bicubic, lanczos4]",
-        .offset = offsetof(SpeedTemporalState, speed_prescale_method),
-        .type = VMAF_OPT_TYPE_STRING,
-        .default_val.s = "nearest",
-        .choices = prescale_methods,
-        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
-    },
-    {
-        .name = "speed_sigma_nn",
-        .alias = "snn",
-        .help = "standard deviation of neural noise",
-        .offset = offsetof(SpeedTemporalState, speed_sigma_nn),
-        .type = VMAF_OPT_TYPE_DOUBLE,
-        .default_val.d = 0.29,
-        .min = 0.1,
-        .max = 2.0,
-        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
-    },
-    {
-        .name = "speed_nn_floor",
-        .alias = "nnf",
-        .help = "neural noise floor, expressed in percentage of sigma_nn",
-        .offset = offsetof(SpeedTemporalState, speed_nn_floor),
-        .type = VMAF_OPT_TYPE_DOUBLE,
-        .default_val.d = 0.0,
-        .min = 0.0,
-        .max = 1.0,
-        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
-    },
-    {
-        .name = "speed_max_val",
-        .alias = "mxv",
-        .help = "maximum value allowed; larger values will be clipped to this value "
-                "(as in libvmaf, not applied by speed_temporal)",
-        .offset = offsetof(SpeedTemporalState, speed_max_val),
-        .type = VMAF_OPT_TYPE_DOUBLE,
-        .default_val.d = 1000.0,
-        .min = 0.0,
-        .max = 1000.0,
-        .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
-    },
+    SPEED_SHARED_OPTIONS(SpeedTemporalState,
+                         "maximum value allowed; larger values will be clipped to this value "
+                         "(as in libvmaf, not applied by speed_temporal)"),
     {
         .name = "speed_use_ref_diff",
         .alias = "urd",
