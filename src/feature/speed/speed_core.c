@@ -26,6 +26,10 @@
 #include "speed_core.h"
 #include "speed_options.h"
 
+const char *const speed_prescale_methods[] = {
+    "nearest", "bilinear", "bicubic", "lanczos4", NULL
+};
+
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
@@ -481,9 +485,6 @@ static void prescale_rows(SpeedCore *c, const float *src, size_t stride)
 #define EV_SIMD_TEMPLATE "feature/speed/speed_simd_tmpl.c"
 #include "cpu_builds.h"
 
-const char *const speed_prescale_methods[] = {
-    "nearest", "bilinear", "bicubic", "lanczos4", NULL
-};
 
 /* The loops above for one instruction set (cpu.h). */
 typedef struct SpeedKern {
