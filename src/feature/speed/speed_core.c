@@ -485,7 +485,6 @@ static void prescale_rows(SpeedCore *c, const float *src, size_t stride)
 #define EV_SIMD_TEMPLATE "feature/speed/speed_simd_tmpl.c"
 #include "cpu_builds.h"
 
-
 /* The loops above for one instruction set (cpu.h). */
 typedef struct SpeedKern {
     void (*vertical_taps)(const float *f, int n, const float *src, size_t stride, int h, int i,
