@@ -135,9 +135,9 @@ static int open_backend(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev)
         /* A reason that already says it all (a device that is not there). */
         if (strstr(why, call)) call = "";
         if (automatic) {
-            /* A machine without CUDA is no news unless auto was asked for;
-             * a device that is there but fails is. */
-            const bool absent = err == -ENODEV && !*call;
+            /* A machine (or a build) without CUDA is no news unless auto
+             * was asked for; a device that is there but fails is. */
+            const bool absent = (err == -ENODEV || err == -ENOSYS) && !*call;
             vmaf_log(vmaf->backend_chosen || !absent ? VMAF_LOG_LEVEL_WARNING
                                                      : VMAF_LOG_LEVEL_INFO,
                      "backend %s: %s not used (%s%s%s); computing on the CPU",

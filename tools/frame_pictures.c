@@ -26,7 +26,7 @@ typedef struct Buf {
 
 static void put(Buf *b, const void *data, size_t n)
 {
-    if (b->err) return;
+    if (b->err || !n) return;
     if (b->len + n > b->cap) {
         size_t cap = b->cap ? b->cap : 4096;
         while (cap < b->len + n) cap *= 2;
