@@ -12,7 +12,7 @@
  * 77 (skipped) when this machine has no usable GPU.
  *
  * usage: parity [--shared DIR] [--quick] [--lite] [--sanitize] [--verbose] [--self-check]
- *               [--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off]
+ *               [--sets N] [--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off]
  *               [--opencl-device N|P:D] [--ciede-host-pixels]
  *   --shared DIR  folder with fixtures/ and golden/netflix-v3.2.0/manifest.json
  *                 (the float_adm option sets of the goldens are read from it)
@@ -24,6 +24,7 @@
  *   --lite        with --quick: on the fixtures the first LITE_SETS option sets
  *                 of each metric, every set on the small generated cases only
  *                 (for CI on a slow OpenCL CPU device; the full run is --quick)
+ *   --sets N      --lite with the first N option sets on the fixtures
  *   --sanitize    small generated content only (every bit depth and chroma
  *                 layout, odd sizes, 2-3 frames), each metric's first option
  *                 set: every twin's code paths at a size that a run under
@@ -766,10 +767,13 @@ int main(int argc, char **argv)
 {
     const char *shared = NULL;
     bool quick = false, lite = false;
+    size_t lite_sets = LITE_SETS;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shared") && i + 1 < argc) shared = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = true;
         else if (!strcmp(argv[i], "--lite")) lite = quick = true;
+        else if (!strcmp(argv[i], "--sets") && i + 1 < argc && atoi(argv[i + 1]) > 0)
+            lite_sets = (size_t)atoi(argv[++i]), lite = quick = true;
         else if (!strcmp(argv[i], "--sanitize")) sanitize = quick = true;
         else if (!strcmp(argv[i], "--verbose")) verbose = true;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
@@ -788,7 +792,7 @@ int main(int argc, char **argv)
                    (!strcmp(argv[i + 1], "auto") || !strcmp(argv[i + 1], "off"))) {
             test_fp64 = !strcmp(argv[++i], "off") ? EXACTVMAF_FP64_OFF : EXACTVMAF_FP64_AUTO;
         } else {
-            fprintf(stderr, "usage: parity [--shared DIR] [--quick] [--lite] [--sanitize] [--verbose] "
+            fprintf(stderr, "usage: parity [--shared DIR] [--quick] [--lite] [--sets N] [--sanitize] [--verbose] "
                             "[--self-check] [--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off] "
                             "[--opencl-device N|P:D] [--ciede-host-pixels]\n");
             return 2;
@@ -897,7 +901,7 @@ cases:
         Content *c = &fixtures[i];
         printf("case %s (%ux%u %u-bit, %u frames)\n", c->name, c->g.w, c->g.h, c->g.bpc, c->frames);
         fflush(stdout);
-        const size_t fl = lite ? LITE_SETS : SIZE_MAX;
+        const size_t fl = lite ? lite_sets : SIZE_MAX;
         for (unsigned k = 0; k < n_adm_sets && k < fl && wanted("float_adm"); k++) {
             check_case(c, adm_sets[k], EXACTVMAF_DIVISION_IEEE);
             check_case(c, adm_sets[k], EXACTVMAF_DIVISION_RCP);
