@@ -43,6 +43,8 @@ typedef struct Worker {
     VmafFex **inst;     /* one per registration; NULL for temporal ones */
     pthread_t thread;
     bool started;
+    bool working;       /* on frame `index` (under the context's lock) */
+    unsigned index;
 } Worker;
 
 struct VmafContext {

@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,6 +21,7 @@ int vmaf_fex_create(VmafFex **out, const VmafFeatureExtractor *desc,
     fex->desc = desc;
     fex->fc = fc;
     fex->ordinal = ordinal;
+    atomic_init(&fex->written, 0);
     if (env) fex->env = *env;
     if (desc->priv_size) {
         fex->priv = calloc(1, desc->priv_size);
@@ -101,7 +103,15 @@ int vmaf_fex_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *di
     if (fex->twin) return -EINVAL;     /* twins compute through the GPU pipeline */
     fex->call_index = index;
     fex->emit_seq = 0;
-    return fex->desc->extract(fex, ref, dist, index);
+    fex->hold = UINT_MAX;
+    const int err = fex->desc->extract(fex, ref, dist, index);
+    if (!err) atomic_store(&fex->written, fex->hold < index + 1 ? fex->hold : index + 1);
+    return err;
+}
+
+void vmaf_fex_hold(VmafFex *fex, unsigned from)
+{
+    fex->hold = from;
 }
 
 int vmaf_fex_conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
@@ -109,8 +119,12 @@ int vmaf_fex_conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     if (!fex->twin) return -EINVAL;
     fex->call_index = fr->index;
     fex->emit_seq = 0;
+    fex->hold = UINT_MAX;
     const int err = fex->twin->conclude(fex, fr, lp);
-    if (!err) fex->twin_next = fr->index + 1;
+    if (!err) {
+        fex->twin_next = fr->index + 1;
+        atomic_store(&fex->written, fex->hold < fr->index + 1 ? fex->hold : fr->index + 1);
+    }
     return err;
 }
 

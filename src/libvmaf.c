@@ -560,6 +560,8 @@ static void *worker_main(void *arg)
         vmaf->q_head = (vmaf->q_head + 1) % vmaf->q_cap;
         vmaf->q_len--;
         vmaf->busy++;
+        wk->working = true;
+        wk->index = job.index;
         const bool failed = vmaf->worker_err != 0;
         pthread_cond_signal(&vmaf->cond_space);
         pthread_mutex_unlock(&vmaf->lock);
@@ -572,6 +574,7 @@ static void *worker_main(void *arg)
         pthread_mutex_lock(&vmaf->lock);
         if (err && !vmaf->worker_err) vmaf->worker_err = err;
         vmaf->busy--;
+        wk->working = false;
         if (!vmaf->q_len && !vmaf->busy) pthread_cond_broadcast(&vmaf->cond_idle);
     }
     pthread_mutex_unlock(&vmaf->lock);
@@ -718,7 +721,7 @@ static int flush(VmafContext *vmaf)
         VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] :
                        on_caller(&vmaf->reg[i]) && vmaf->inst ? vmaf->inst[i] : NULL;
         if (!fex) continue;
-        err = vmaf_fex_flush(fex, (unsigned)(vmaf->last_index + 1));
+        err = vmaf_fex_flush(fex, VMAF_FEX_CALL_END);
         if (err)
             vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s failed to flush (%s)",
                      vmaf->reg[i].desc->name, strerror(-err));

@@ -1,6 +1,7 @@
 /* Unit tests of the libvmaf-compatible API: ownership, errors, naming. */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -321,6 +322,72 @@ static void test_precision_env(void)
     unsetenv("EXACTVMAF_PRECISION");
 }
 
+/*
+ * exactvmaf_frames_concluded(): the count never goes back, never passes the
+ * frames read, a frame counted is final (its values equal the flushed
+ * run's, bit for bit), and integer motion's motion2/motion3 conclude one
+ * frame late (two at the start with the five-frame window) on the calling
+ * thread.
+ */
+static void frames_concluded_run(unsigned threads, bool five)
+{
+    enum { N = 7, K = 3 };
+    /* The five-frame window renames motion's outputs (a feature parameter). */
+    const char *names[K] = {
+        five ? "integer_motion2_mffw" : "VMAF_integer_feature_motion2_score",
+        five ? "integer_motion3_mffw" : "VMAF_integer_feature_motion3_score",
+        "VMAF_integer_feature_adm2_score",
+    };
+    double early[N][K], last[N][K];
+    VmafContext *v = NULL;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_ERROR, .n_threads = threads };
+    if (vmaf_init(&v, cfg)) {
+        CHECK(0);
+        return;
+    }
+    VmafFeatureDictionary *d = NULL;
+    if (five) vmaf_feature_dictionary_set(&d, "motion_five_frame_window", "true");
+    int err = vmaf_use_feature(v, "motion", d);
+    if (!err) err = vmaf_use_feature(v, "adm", NULL);
+    unsigned n = 0, seen = 0;
+    CHECK(exactvmaf_frames_concluded(v, &n) == 0 && n == 0);
+    CHECK(exactvmaf_frames_concluded(NULL, &n) == -EINVAL);
+    CHECK(exactvmaf_frames_concluded(v, NULL) == -EINVAL);
+    for (unsigned i = 0; !err && i < N; i++) {
+        VmafPicture r, s;
+        vmaf_picture_alloc(&r, VMAF_PIX_FMT_YUV420P, 8, 64, 48);
+        vmaf_picture_alloc(&s, VMAF_PIX_FMT_YUV420P, 8, 64, 48);
+        fill(&r, i * 7, 0);
+        fill(&s, i * 7 + 1, 2);
+        err = vmaf_read_pictures(v, &r, &s, i);
+        CHECK(!err && exactvmaf_frames_concluded(v, &n) == 0);
+        CHECK(n >= seen && n <= i + 1);
+        if (!threads) {
+            const unsigned late = five && i < 2 ? 0 : i;
+            CHECK(n == late);
+        }
+        for (; seen < n; seen++)
+            for (unsigned k = 0; k < K; k++)
+                CHECK(vmaf_feature_score_at_index(v, names[k], &early[seen][k], seen) == 0);
+    }
+    CHECK(!err && vmaf_read_pictures(v, NULL, NULL, 0) == 0);
+    CHECK(exactvmaf_frames_concluded(v, &n) == 0 && n == N);
+    for (unsigned i = 0; i < N; i++)
+        for (unsigned k = 0; k < K; k++)
+            CHECK(vmaf_feature_score_at_index(v, names[k], &last[i][k], i) == 0);
+    CHECK(memcmp(early, last, seen * sizeof(early[0])) == 0);
+    if (!threads) CHECK(seen == N - 1);
+    vmaf_close(v);
+}
+
+static void test_frames_concluded(void)
+{
+    for (unsigned threads = 0; threads <= 2; threads += 2) {
+        frames_concluded_run(threads, false);
+        frames_concluded_run(threads, true);
+    }
+}
+
 int main(void)
 {
     test_loggers();
@@ -330,6 +397,7 @@ int main(void)
     test_feature_names();
     test_tiny_frames_refused();
     test_threads_identical();
+    test_frames_concluded();
     test_device_pictures();
     test_precision_env();
     printf("%d checks, %d failed\n", checks, failures);

@@ -200,14 +200,28 @@ int exactvmaf_cuda_picture_wrap(VmafPicture *pic, const ExactvmafCudaFrame *fram
 int exactvmaf_planes_used(VmafContext *vmaf, unsigned *mask);
 
 /**
- * Whether a registered metric is temporal: it writes outputs of a frame
- * after that frame's vmaf_read_pictures() returned, up to the flush
- * (motion's motion2 and motion3, as libvmaf v3.2.0, are written there).
- * Without one, on the CPU with no worker threads, every output of a frame
- * is written when its vmaf_read_pictures() returns. Call after the
- * features are registered. @return 1, 0, or -EINVAL.
+ * Whether a registered metric is temporal: it may write outputs of a frame
+ * after that frame's vmaf_read_pictures() returned (motion's motion2 and
+ * motion3 wait for the next frames' scores). Without one, on the CPU with
+ * no worker threads, every output of a frame is written when its
+ * vmaf_read_pictures() returns. Call after the features are registered.
+ * @return 1, 0, or -EINVAL.
  */
 int exactvmaf_has_temporal(VmafContext *vmaf);
+
+/**
+ * How many leading frames are complete: *n such that every output of every
+ * registered extractor (and so every model's score) is written for each
+ * frame read with an index below *n; those values do not change any more.
+ * With worker threads or a GPU the count grows as they finish frames, so
+ * a caller can read a frame's scores while later frames are computed;
+ * motion's motion2 and motion3 conclude one frame late (two at the start
+ * with motion_five_frame_window); after the flush every frame read is
+ * complete. Any thread, while no other call on the context runs.
+ * @return 0, -EINVAL, or the error of a worker thread (*n is then the
+ *         count before it).
+ */
+int exactvmaf_frames_concluded(VmafContext *vmaf, unsigned *n);
 
 /**
  * The name of option `key` of feature extractor `extractor` ("float_adm",

@@ -104,6 +104,7 @@ _SIGNATURES = {
                                           P(c_char_p)]),
     'exactvmaf_aggregate_at': (c_int, [c_void_p, c_uint, P(c_char_p), P(c_double)]),
     'exactvmaf_has_temporal': (c_int, [c_void_p]),
+    'exactvmaf_frames_concluded': (c_int, [c_void_p, P(c_uint)]),
     'exactvmaf_device_describe': (c_int, [c_int, c_uint, c_char_p, ctypes.c_size_t]),
     'exactvmaf_cuda_picture_wrap': (c_int, [P(Picture), c_void_p]),
     'vmaf_score_at_index': (c_int, [c_void_p, c_void_p, P(c_double), c_uint]),

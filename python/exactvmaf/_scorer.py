@@ -3,11 +3,10 @@ frames, which is a Scorer fed from two iterables.
 
 Host frames (numpy, CPU DLPack tensors) are copied once into a picture of
 the context's pool; device frames (_cuda.py) are wrapped where they are.
-Where the library writes every output of a frame before
-vmaf_read_pictures() returns (the CPU, the calling thread, no temporal
-metric), push() reads that frame back at once; otherwise frames conclude
-at close() (motion2 of every VMAF model is written at the flush, as in
-libvmaf v3.2.0).
+push() reads back the frames the library says are complete
+(exactvmaf_frames_concluded: every output written, on any backend and with
+worker threads); motion's motion2 and motion3, and so every VMAF model,
+conclude one frame late.
 """
 import ctypes
 import struct
@@ -50,11 +49,12 @@ class Scorer:
     tensors, or CUDA arrays (__cuda_array_interface__ or DLPack: CuPy,
     PyTorch, Numba), which are read where they are, without a copy; see
     score() for the arguments. push() returns the frames concluded by then,
-    in order, as (index, {output: value}): each frame at its own push with
-    backend='cpu', threads=0 and no temporal metric (motion, and so every
-    VMAF model, concludes at the end of the stream); close() returns the
-    Result, and concluded() then gives the frames push() had not. The
-    scores equal score()'s bit for bit.
+    in order, as (index, {output: value}, model scores included), as soon as
+    every output of a frame is written, on every backend and with worker
+    threads: on the CPU without threads at its own push, or one push later
+    with motion (every VMAF model); with threads or a GPU when those finish
+    it. close() returns the Result, and concluded() then gives the frames
+    push() had not. The scores equal score()'s bit for bit.
     """
 
     def __init__(self, model='vmaf_v0.6.1', features=(), backend='auto', threads=0,
@@ -78,14 +78,6 @@ class Scorer:
         self._pool = False
         self._pending = []
         self._t0 = None
-        # Frames conclude at each push only where the library writes every
-        # output of a frame before vmaf_read_pictures() returns: on the CPU,
-        # on the calling thread, without temporal metrics. Elsewhere a
-        # frame's outputs come from other threads (workers, the GPU
-        # pipeline) or at the flush (motion2, motion3: every VMAF model),
-        # and the library does not say when a frame is whole: they conclude
-        # at close().
-        self._early = backend == 'cpu' and threads == 0
         self.c = c = _Context(threads, self.subsample)
         try:
             L = c.L
@@ -101,8 +93,6 @@ class Scorer:
                 c.add_model(m)
             for name, opts in features:
                 c.add_feature(name, opts)
-            if L.exactvmaf_has_temporal(c.ctx):
-                self._early = False
         except BaseException:
             c.close()
             raise
@@ -181,43 +171,38 @@ class Scorer:
         self.n += 1
         return self._conclude()
 
-    def _frame(self, i, names):
-        """Frame i's outputs, or None while one is still missing."""
-        L, ctx = self.c.L, self.c.ctx
-        v = ctypes.c_double()
-        for model, coll, _ in self.c.models:
-            if L.vmaf_score_at_index(ctx, model, ctypes.byref(v), i):
-                return None
-            if coll and L.vmaf_score_at_index_model_collection(
-                    ctx, coll, ctypes.byref(_lib.CollectionScore()), i):
-                return None
-        metrics = {}
-        for name in names:
-            if L.vmaf_feature_score_at_index(ctx, name, ctypes.byref(v), i):
-                return None
-            metrics[name.decode()] = v.value
-        return metrics
-
     def _conclude(self):
-        if not self._early:
-            return []
-        L, ctx = self.c.L, self.c.ctx
-        names = []
-        while True:
-            name = L.exactvmaf_output_name(ctx, len(names))
-            if name is None:
-                break
-            names.append(name)
+        L, c = self.c.L, self.c
+        ctx = c.ctx
+        n = ctypes.c_uint()
+        c.check(L.exactvmaf_frames_concluded(ctx, ctypes.byref(n)), 'frame %d' % (self.n - 1))
+        upto = min(n.value, self.n)
+        frames = [i for i in range(self.emitted, upto)
+                  if not (self.subsample > 1 and i % self.subsample)]
+        v = ctypes.c_double()
+        # The models' scores first (they are written as outputs of the
+        # frame), in _collect's order, which lists their outputs: every
+        # model, then the collections.
+        for i in frames:
+            for model, coll, name in c.models:
+                c.check(L.vmaf_score_at_index(ctx, model, ctypes.byref(v), i),
+                        'model %s: frame %d' % (name, i))
+            for model, coll, name in c.models:
+                if coll:
+                    c.check(L.vmaf_score_at_index_model_collection(
+                        ctx, coll, ctypes.byref(_lib.CollectionScore()), i),
+                        'model collection %s: frame %d' % (name, i))
+        names = [L.exactvmaf_output_name(ctx, k) for k in range(L.exactvmaf_output_count(ctx))]
         done = []
-        while self.emitted < self.n:
-            i = self.emitted
-            if not (self.subsample > 1 and i % self.subsample):
-                metrics = self._frame(i, names) if names else None
-                if metrics is None:
-                    break
+        for i in frames:
+            metrics = {}
+            for name in names:
+                if L.vmaf_feature_score_at_index(ctx, name, ctypes.byref(v), i) == 0:
+                    metrics[name.decode()] = v.value
+            if metrics:
                 done.append((i, metrics))
-            self.emitted += 1
-        self.c.cap.take()   # lookups of values not there yet are not errors
+        self.emitted = max(self.emitted, upto)
+        c.cap.take()    # lookups of values a frame lacks are not errors
         self._pending += done
         return done
 

@@ -10,6 +10,7 @@
 #ifndef EXACTVMAF_FEATURE_EXTRACTOR_H
 #define EXACTVMAF_FEATURE_EXTRACTOR_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -165,7 +166,30 @@ struct VmafFex {
     char *share_key;        /**< vmaf_fex_share_lead()'s key, or NULL */
     /** Index after the last frame its twin concluded (a failover's seam). */
     unsigned twin_next;
+    /** vmaf_fex_hold() of the running call; UINT_MAX: nothing held back. */
+    unsigned hold;
+    /**
+     * Frames [0, written) have every output of this instance that a frame
+     * call writes, after the last call that returned (a twin's on the
+     * pipeline's completion thread; read by exactvmaf_frames_concluded).
+     */
+    atomic_uint written;
 };
+
+/**
+ * The call_index of the flush: after every frame call, the same for every
+ * instance, so that what a flush emits first is listed after what frames
+ * emitted, in registration order. An extractor that emits a value ahead of
+ * its flush under this call index lists it where the flush would.
+ */
+#define VMAF_FEX_CALL_END 0xffffffffu
+
+/**
+ * A temporal extractor's frame call (extract, or its twin's conclude)
+ * holds back the outputs of frames from `from` on (written by a later call
+ * or the flush). Without it a call completes every frame up to its own.
+ */
+void vmaf_fex_hold(VmafFex *fex, unsigned from);
 
 /*
  * Sharing a pass on the CPU. Instances of one extractor whose options differ

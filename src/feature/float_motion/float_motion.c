@@ -169,6 +169,8 @@ int motion_conclude_frame(VmafFex *fex, MotionConclusion *c, unsigned index,
     }
     c->last_index = index;
     c->started = true;
+    /* Frame index's motion2 and motion3 wait for the next frame's score. */
+    vmaf_fex_hold(fex, index);
     return err;
 }
 

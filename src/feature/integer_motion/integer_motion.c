@@ -7,9 +7,12 @@
  * with the five-frame window) from the framework; here the extractor is
  * temporal and keeps copies of the luma planes it needs. Each frame emits
  * its score (VMAF_integer_feature_motion_sad_score, and with debug
- * VMAF_integer_feature_motion_score); motion2 and motion3 of every frame
- * are emitted at the flush, from the scores of frames 0, 1, 2, ... as long
- * as they are consecutive, as the reference does.
+ * VMAF_integer_feature_motion_score). motion2 and motion3 come from the
+ * scores of frames 0, 1, 2, ... as long as they are consecutive, as the
+ * reference computes them at its flush; here each frame's are emitted as
+ * soon as no later score can change them (one frame late, two with the
+ * five-frame window before its first scored frame), the rest at the flush:
+ * the same values, so that a stream's scores conclude as it goes.
  *
  * Differences from the reference: frames smaller than 3x3 (the blur reads
  * outside the picture there) are refused at init unless motion is forced
@@ -121,54 +124,129 @@ static const char *const provided_features[] = {
     NAME_SAD, NAME_MOTION, NAME_MOTION2, NAME_MOTION3, NULL
 };
 
-/* ---- End of stream (every backend) ---- */
+/* ---- motion2 and motion3 (every backend) ---- */
 
-int imotion_conclude(VmafFex *fex, const double *score, unsigned n, const ImotionParams *p)
+static unsigned first_scored(const ImotionParams *p)
+{
+    return p->five_frame_window ? 2 : 1;
+}
+
+/* Frame i's motion2 and motion3 from the first n scores, which hold every
+ * score they read: score[i+1] (unless i is the last frame) and, below the
+ * first scored frame, that frame's score (when it exists). */
+static int emit_frame(VmafFex *fex, ImotionScores *sc, unsigned i, unsigned n,
+                      const ImotionParams *p)
 {
     const unsigned stride = p->five_frame_window ? 2 : 1;
-    const unsigned first = p->five_frame_window ? 2 : 1;
-    int err = 0;
+    const unsigned first = first_scored(p);
+    const double *score = sc->score;
+    double motion2, motion3;
 
-    if (!n)
-        return 0;
-    const double stamp = n > first
-        ? imotion_min(imotion_blend(score[first], p->blend_factor, p->blend_offset), p->max_val)
-        : 0.0;
-
-    double prev_processed = 0.0;
-    for (unsigned i = 0; i < n && !err; i++) {
-        double motion2, motion3;
-        if (i < first) {
-            motion2 = 0.0;
-        } else {
-            const int lo = (int)i - (int)(stride - 1);
-            if (i + 1 >= n)
-                motion2 = score[i];
-            else if (lo >= (int)first)
-                motion2 = score[lo] < score[i + 1] ? score[lo] : score[i + 1];
-            else
-                motion2 = score[i + 1];
-        }
-        err = vmaf_fex_emit(fex, NAME_MOTION2, motion2, i);
-        if (err)
-            break;
-
-        if (i < first) {
-            motion3 = stamp;
-            prev_processed = stamp;
-        } else {
-            const double processed = imotion_min(
-                imotion_blend(motion2, p->blend_factor, p->blend_offset), p->max_val);
-            motion3 = p->moving_average ? DDIV(DADD(processed, prev_processed), 2.0)
-                                        : processed;
-            prev_processed = processed;
-        }
-        err = vmaf_fex_emit(fex, NAME_MOTION3, motion3, i);
+    if (i < first) {
+        motion2 = 0.0;
+    } else {
+        const int lo = (int)i - (int)(stride - 1);
+        if (i + 1 >= n)
+            motion2 = score[i];
+        else if (lo >= (int)first)
+            motion2 = score[lo] < score[i + 1] ? score[lo] : score[i + 1];
+        else
+            motion2 = score[i + 1];
     }
+    int err = vmaf_fex_emit(fex, NAME_MOTION2, motion2, i);
+    if (err)
+        return err;
+
+    if (i < first) {
+        const double stamp = n > first
+            ? imotion_min(imotion_blend(score[first], p->blend_factor, p->blend_offset),
+                          p->max_val)
+            : 0.0;
+        motion3 = stamp;
+        sc->prev_processed = stamp;
+    } else {
+        const double processed = imotion_min(
+            imotion_blend(motion2, p->blend_factor, p->blend_offset), p->max_val);
+        motion3 = p->moving_average ? DDIV(DADD(processed, sc->prev_processed), 2.0)
+                                    : processed;
+        sc->prev_processed = processed;
+    }
+    err = vmaf_fex_emit(fex, NAME_MOTION3, motion3, i);
+    if (!err)
+        sc->emitted = i + 1;
     return err;
 }
 
+/* Emit frames [emitted, upto) as the flush would: under the flush's call,
+ * so that the outputs are listed where the flush would list them. */
+static int emit_upto(VmafFex *fex, ImotionScores *sc, unsigned upto, unsigned n,
+                     const ImotionParams *p)
+{
+    const unsigned call = fex->call_index, seq = fex->emit_seq;
+    int err = 0;
+    fex->call_index = VMAF_FEX_CALL_END;
+    fex->emit_seq = 0;
+    while (!err && sc->emitted < upto)
+        err = emit_frame(fex, sc, sc->emitted, n, p);
+    fex->call_index = call;
+    fex->emit_seq = seq;
+    return err;
+}
+
+int imotion_keep(VmafFex *fex, ImotionScores *sc, unsigned index, double score,
+                 const ImotionParams *p)
+{
+    if (sc->gap || index != sc->n) {
+        /* Frames after the gap get no motion2: the flush ends the wait. */
+        sc->gap = true;
+        vmaf_fex_hold(fex, sc->emitted);
+        return 0;
+    }
+    if (sc->n == sc->cap) {
+        const unsigned cap = sc->cap ? 2 * sc->cap : 256;
+        double *q = realloc(sc->score, cap * sizeof(*q));
+        if (!q)
+            return -ENOMEM;
+        sc->score = q;
+        sc->cap = cap;
+    }
+    sc->score[sc->n++] = score;
+    vmaf_fex_hold(fex, sc->emitted);
+    /* Frame i is final once score[i+1] is known; the frames below the
+     * first scored one also wait for that frame's score. */
+    const unsigned n = sc->n;
+    if (n <= first_scored(p))
+        return 0;
+    const int err = emit_upto(fex, sc, n - 1, n, p);
+    vmaf_fex_hold(fex, sc->emitted);
+    return err;
+}
+
+int imotion_conclude(VmafFex *fex, ImotionScores *sc, const ImotionParams *p)
+{
+    int err = 0;
+    while (!err && sc->emitted < sc->n)
+        err = emit_frame(fex, sc, sc->emitted, sc->n, p);
+    return err;
+}
+
+unsigned imotion_concluded(const ImotionScores *sc)
+{
+    return sc->emitted;
+}
+
 /* ---- CPU ---- */
+
+static ImotionParams params(const ImotionState *s)
+{
+    return (ImotionParams){
+        .blend_factor = s->motion_blend_factor,
+        .blend_offset = s->motion_blend_offset,
+        .max_val = s->motion_max_val,
+        .five_frame_window = s->motion_five_frame_window,
+        .moving_average = s->motion_moving_average,
+    };
+}
 
 static void free_state(ImotionState *s)
 {
@@ -176,8 +254,8 @@ static void free_state(ImotionState *s)
     free(s->prev[1]);
     s->prev[0] = s->prev[1] = NULL;
     imotion_scratch_free(&s->scratch);
-    free(s->score);
-    s->score = NULL;
+    free(s->scores.score);
+    s->scores = (ImotionScores){ 0 };
 }
 
 static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
@@ -191,8 +269,7 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     s->h = h;
     s->bpc = bpc;
     s->calls = 0;
-    s->n_score = s->cap_score = 0;
-    s->score_gap = false;
+    s->scores = (ImotionScores){ 0 };
 
     /* Forced zero reads no samples: the reference emits zeros for any size. */
     if (s->motion_force_zero)
@@ -230,25 +307,6 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 fail:
     free_state(s);
     return err;
-}
-
-/** Keep frame `index`'s score for the flush while indices run 0, 1, 2, ... */
-static int keep_score(ImotionState *s, unsigned index, double score)
-{
-    if (s->score_gap || index != s->n_score) {
-        s->score_gap = true;
-        return 0;
-    }
-    if (s->n_score == s->cap_score) {
-        const unsigned cap = s->cap_score ? 2 * s->cap_score : 256;
-        double *p = realloc(s->score, cap * sizeof(*p));
-        if (!p)
-            return -ENOMEM;
-        s->score = p;
-        s->cap_score = cap;
-    }
-    s->score[s->n_score++] = score;
-    return 0;
 }
 
 static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
@@ -290,22 +348,21 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     }
     s->calls++;
 
-    err = keep_score(s, index, score);
-    if (!err)
-        err = vmaf_fex_emit(fex, NAME_SAD, score, index);
+    const ImotionParams p = params(s);
+    err = vmaf_fex_emit(fex, NAME_SAD, score, index);
     if (!err && s->debug)
         err = vmaf_fex_emit(fex, NAME_MOTION, score, index);
+    if (!err)
+        err = imotion_keep(fex, &s->scores, index, score, &p);
     return err;
 }
 
-void imotion_resume(VmafFex *fex, double *score, unsigned n, unsigned cap, bool gap)
+void imotion_resume(VmafFex *fex, ImotionScores *sc)
 {
     ImotionState *s = fex->priv;
-    free(s->score);
-    s->score = score;
-    s->n_score = n;
-    s->cap_score = cap;
-    s->score_gap = gap;
+    free(s->scores.score);
+    s->scores = *sc;
+    *sc = (ImotionScores){ 0 };
 }
 
 /* A frame the GPU computed, as history: its luma for the next frames. */
@@ -327,14 +384,8 @@ static int prime(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
 static int flush(VmafFex *fex)
 {
     ImotionState *s = fex->priv;
-    const ImotionParams p = {
-        .blend_factor = s->motion_blend_factor,
-        .blend_offset = s->motion_blend_offset,
-        .max_val = s->motion_max_val,
-        .five_frame_window = s->motion_five_frame_window,
-        .moving_average = s->motion_moving_average,
-    };
-    return imotion_conclude(fex, s->score, s->n_score, &p);
+    const ImotionParams p = params(s);
+    return imotion_conclude(fex, &s->scores, &p);
 }
 
 static void close_fex(VmafFex *fex)

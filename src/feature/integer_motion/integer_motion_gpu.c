@@ -34,11 +34,7 @@ typedef struct ImotionGpu {
     double fps_weight;
     unsigned w, h, bpc, back;
     size_t plane_bytes;
-    /* Scores of frames 0, 1, ... while they come consecutively (as the CPU
-     * keeps them); written by conclude only. */
-    double *score;
-    unsigned n_score, cap_score;
-    bool score_gap;
+    ImotionScores scores;   /**< as the CPU keeps them; written by conclude only */
 } ImotionGpu;
 
 /** One frame in flight. */
@@ -52,7 +48,7 @@ typedef struct ImotionLane {
 static void twin_close(VmafFex *fex)
 {
     ImotionGpu *g = fex->twin_priv;
-    if (g) free(g->score);
+    if (g) free(g->scores.score);
 }
 
 static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
@@ -141,24 +137,6 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
     return err;
 }
 
-/** Keep frame `index`'s score for the flush while indices run 0, 1, 2, ... */
-static int keep_score(ImotionGpu *g, unsigned index, double score)
-{
-    if (g->score_gap || index != g->n_score) {
-        g->score_gap = true;
-        return 0;
-    }
-    if (g->n_score == g->cap_score) {
-        const unsigned cap = g->cap_score ? 2 * g->cap_score : 256;
-        double *p = realloc(g->score, cap * sizeof(*p));
-        if (!p) return -ENOMEM;
-        g->score = p;
-        g->cap_score = cap;
-    }
-    g->score[g->n_score++] = score;
-    return 0;
-}
-
 static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 {
     ImotionGpu *g = fex->twin_priv;
@@ -176,9 +154,9 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
             total += q->h_rows[i];
         score = imotion_score(total, g->w, g->h, g->fps_weight, g->p.max_val);
     }
-    int err = keep_score(g, fr->index, score);
-    if (!err) err = vmaf_fex_emit(fex, NAME_SAD, score, fr->index);
+    int err = vmaf_fex_emit(fex, NAME_SAD, score, fr->index);
     if (!err && g->debug) err = vmaf_fex_emit(fex, NAME_MOTION, score, fr->index);
+    if (!err) err = imotion_keep(fex, &g->scores, fr->index, score, &g->p);
     return err;
 }
 
@@ -187,9 +165,7 @@ static int handover(VmafFex *fex)
 {
     ImotionGpu *g = fex->twin_priv;
     if (g->force_zero) return 0;
-    imotion_resume(fex, g->score, g->n_score, g->cap_score, g->score_gap);
-    g->score = NULL;
-    g->n_score = g->cap_score = 0;
+    imotion_resume(fex, &g->scores);
     return 0;
 }
 
@@ -197,7 +173,7 @@ static int twin_flush(VmafFex *fex)
 {
     ImotionGpu *g = fex->twin_priv;
     if (g->force_zero) return fex->desc->flush ? fex->desc->flush(fex) : 0;
-    return imotion_conclude(fex, g->score, g->n_score, &g->p);
+    return imotion_conclude(fex, &g->scores, &g->p);
 }
 
 const VmafFexTwin vmaf_fex_integer_motion_gpu = {

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "imotion_conclude.h"
 #include "imotion_dsp.h"
 
 typedef struct ImotionState {
@@ -33,10 +34,7 @@ typedef struct ImotionState {
     ImotionScratch scratch;
     ImotionSadFn sad;
 
-    /* Scores of frames 0, 1, ... while they come consecutively. */
-    double *score;
-    unsigned n_score, cap_score;
-    bool score_gap;
+    ImotionScores scores;
 } ImotionState;
 
 #endif
