@@ -60,7 +60,24 @@ def argv(a, tmp, backend, extra, out):
     return v + extra
 
 
+# PoCL 5.0 sometimes aborts while a context is torn down after an injected
+# fault (pocl_release_dlhandle_cache: `found->ref_count > 0`), about once in
+# 20 runs of a case; whether our release order or PoCL causes it is not
+# known yet. Such a run is run once more and counted: the count is printed
+# with the result, and a second abort fails the case.
+POCL_ABORT = 'pocl_release_dlhandle_cache'
+pocl_reruns = []
+
+
 def run(a, tmp, backend, extra, out, fault=None):
+    r = run_once(a, tmp, backend, extra, out, fault)
+    if r.returncode < 0 and POCL_ABORT in r.stderr:
+        pocl_reruns.append(fault or backend)
+        r = run_once(a, tmp, backend, extra, out, fault)
+    return r
+
+
+def run_once(a, tmp, backend, extra, out, fault=None):
     env = dict(os.environ)
     env.pop('EXACTVMAF_GPU_FAULT', None)
     if fault:
@@ -257,6 +274,9 @@ def main():
                 for kind in KINDS:
                     n = start[kind] + (end[kind] - start[kind]) // 2
                     ok &= check_stop(a, tmp, a.backend, extra, '%s:%d' % (kind, n))
+    if pocl_reruns:
+        print('run again after a PoCL teardown abort: %d (%s)' %
+              (len(pocl_reruns), ', '.join(pocl_reruns)))
     print('failover: %s' % ('all ok' if ok else 'FAILED'))
     return 0 if ok else 1
 
