@@ -19,15 +19,8 @@
 static const char *const palette[] = { "#1f77b4", "#d62728", "#2ca02c", "#9467bd",
                                        "#ff7f0e", "#17becf", "#8c564b", "#e377c2" };
 
+/* Beside report_css_base (report.h). */
 static const char css[] =
-    "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#222;"
-    "max-width:1120px;margin:24px auto;padding:0 16px}"
-    "h1{font-size:22px;margin:0 0 12px}h2{font-size:17px;margin:28px 0 8px;"
-    "border-bottom:1px solid #ddd;padding-bottom:4px}"
-    "table{border-collapse:collapse;margin:4px 0}th,td{padding:3px 10px 3px 0;text-align:left;"
-    "vertical-align:top;border-bottom:1px solid #eee}th{font-weight:600}"
-    "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}"
-    "code{font:12px ui-monospace,monospace;word-break:break-all}"
     "svg{max-width:100%;height:auto;display:block}"
     ".grid{stroke:#e4e4e4}.box{fill:none;stroke:#999}.tick{font:11px sans-serif;fill:#555}"
     ".legend{font:12px sans-serif}"
@@ -164,7 +157,8 @@ static void write_page(FILE *f, const Compare *c)
         fputs(": ", f);
         report_esc(f, c->ref);
     }
-    fprintf(f, "</title><style>%s</style></head><body>\n<h1>Encode comparison</h1>\n", css);
+    fprintf(f, "</title><style>%s%s</style></head><body>\n<h1>Encode comparison</h1>\n",
+            report_css_base, css);
     fputs("<section id=\"run\"><h2>Run</h2><table>\n<tr><th>reference</th><td><code>", f);
     report_esc(f, c->ref ? c->ref : "(points given)");
     fputs("</code></td></tr>\n<tr><th>score</th><td>", f);

@@ -270,7 +270,8 @@ static void model_range(Series *const *m, unsigned n, double *lo, double *hi)
 
 /* ---- The page ---- */
 
-static const char css[] =
+/* The look both HTML pages share (report.h). */
+const char report_css_base[] =
     "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;color:#222;"
     "max-width:1120px;margin:24px auto;padding:0 16px}"
     "h1{font-size:22px;margin:0 0 12px}h2{font-size:17px;margin:28px 0 8px;"
@@ -278,7 +279,10 @@ static const char css[] =
     "table{border-collapse:collapse;margin:4px 0}th,td{padding:3px 10px 3px 0;text-align:left;"
     "vertical-align:top;border-bottom:1px solid #eee}th{font-weight:600}"
     "td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}"
-    "code{font:12px ui-monospace,monospace;word-break:break-all}"
+    "code{font:12px ui-monospace,monospace;word-break:break-all}";
+
+/* This page's own. */
+static const char css[] =
     ".warn{background:#fff4d6;border:1px solid #e7c35c;padding:8px 12px;margin:8px 0}"
     ".grid2{display:grid;grid-template-columns:repeat(auto-fill,minmax(340px,1fr));gap:10px 18px}"
     ".pics{display:flex;flex-wrap:wrap;gap:8px;font-size:12px;color:#555}"
@@ -429,7 +433,8 @@ static int write_page(FILE *f, VmafContext *vmaf, const CliReport *r, Series *al
           "<meta name=\"viewport\" content=\"width=device-width,initial-scale=1\">"
           "<title>VMAF report: ", f);
     report_esc(f, r->dist_path);
-    fprintf(f, "</title><style>%s</style></head><body>\n<h1>VMAF report</h1>\n", css);
+    fprintf(f, "</title><style>%s%s</style></head><body>\n<h1>VMAF report</h1>\n",
+            report_css_base, css);
     if (r->incomplete) {
         fprintf(f, "<p class=\"warn\" id=\"incomplete\">Incomplete: these scores cover frames "
                 "0 to %u only (", r->n_frames ? r->n_frames - 1 : 0);

@@ -60,4 +60,7 @@ int cli_write_report(VmafContext *vmaf, const char *path, const CliReport *r);
 /** Write the models' per-frame scores as an SVG chart at path. @return 0 or negative errno. */
 int cli_write_plot(VmafContext *vmaf, const char *path, const CliReport *r);
 
+/** The CSS both HTML pages (the report, the comparison) start their style with. */
+extern const char report_css_base[];
+
 #endif
