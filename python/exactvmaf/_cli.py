@@ -135,6 +135,16 @@ def _die_with(parent):
     return setup
 
 
+def _run_tool(argv):
+    """Run the tool (it dies with us); its last error lines become the Error."""
+    r = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
+                       preexec_fn=_die_with(os.getpid()))
+    if r.returncode:
+        lines = [l for l in r.stderr.splitlines() if l.strip()]
+        raise Error('\n'.join(lines[-8:]) or 'exactvmaf exited with %d' % r.returncode,
+                    code=r.returncode)
+
+
 def score_files(ref, dis, models, features, backend, threads, gpu, options):
     cli = cli_path()
     with tempfile.TemporaryDirectory(prefix='exactvmaf-') as tmp:
@@ -152,12 +162,7 @@ def score_files(ref, dis, models, features, backend, threads, gpu, options):
         for name, opts in features:
             argv += ['--feature', feature_cli(name, opts)]
         argv += option_args(cli, options)
-        r = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                           preexec_fn=_die_with(os.getpid()))
-        if r.returncode:
-            lines = [l for l in r.stderr.splitlines() if l.strip()]
-            raise Error('\n'.join(lines[-8:]) or 'exactvmaf exited with %d' % r.returncode,
-                        code=r.returncode)
+        _run_tool(argv)
         with open(out) as f:
             return Result.from_json(json.load(f))
 
@@ -226,12 +231,7 @@ def compare_files(ref, encodes, group_by, models, features, backend, threads, gp
             argv += ['--report', os.fspath(report)]
         if points is None:
             argv += ['--', os.fspath(ref)] + [os.fspath(e) for e in encodes]
-        r = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                           preexec_fn=_die_with(os.getpid()))
-        if r.returncode:
-            lines = [l for l in r.stderr.splitlines() if l.strip()]
-            raise Error('\n'.join(lines[-8:]) or 'exactvmaf exited with %d' % r.returncode,
-                        code=r.returncode)
+        _run_tool(argv)
         with open(out) as f:
             return Comparison(json.load(f))
 
