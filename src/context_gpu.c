@@ -22,6 +22,7 @@
 #endif
 #include "gpu/pipeline.h"
 #include "log.h"
+#include "trace.h"
 
 #if EXACTVMAF_HAVE_OPENCL
 /* The OpenCL devices asked for: the device string, the listed indices, or device 0. */
@@ -224,6 +225,7 @@ static int start_gpu(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev, bool *
     int err = vmaf_gpu_create(&vmaf->gpu, dev, n_dev, &gc, vmaf->pix_fmt, vmaf->bpc,
                               vmaf->w, vmaf->h);
     if (err) return err;
+    ev_trace("GPU lanes made");
     char name[256];
     snprintf(name, sizeof(name), "%s", dev[0]->ops->device_name(dev[0]));
     vmaf->gpu_inst = calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(*vmaf->gpu_inst));
@@ -258,8 +260,10 @@ static int start_gpu(VmafContext *vmaf, VmafGpuDev **dev, unsigned n_dev, bool *
         vmaf_ctx_destroy_gpu(vmaf);
         return 0;
     }
+    ev_trace("%u twins ready", n_twin);
     err = vmaf_gpu_start(vmaf->gpu);
     if (err) return err;
+    ev_trace("GPU pipeline started");
     vmaf_log(VMAF_LOG_LEVEL_INFO, "computing on %s%s where a metric has a %s twin", name,
              n_dev > 1 ? " and more devices" : "", vmaf_gpu_backend(vmaf->gpu));
     vmaf_ctx_pin_pool(vmaf);
@@ -271,8 +275,10 @@ int vmaf_ctx_start_gpu(VmafContext *vmaf)
 {
     VmafGpuDev *dev[VMAF_GPU_MAX_DEVICES];
     unsigned n_dev = 0;
+    ev_trace("opening the backend");
     int err = open_backend(vmaf, dev, &n_dev);
     if (err) return err;
+    ev_trace("backend open (%u devices)", n_dev);
     if (n_dev) err = describe_devices(vmaf, dev, n_dev);
     if (err) {
         for (unsigned k = 0; k < n_dev; k++) dev[k]->ops->close(dev[k]);

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "video_input.h"
+#include "../src/trace.h"
 
 #if EXACTVMAF_HAVE_FFMPEG
 
@@ -270,6 +271,7 @@ static int open_demuxer(VideoInput *vi, AvInput *a)
         video_input_error(vi, "cannot find its streams: %s", av_err(err, e, sizeof(e)));
         return -EINVAL;
     }
+    ev_trace("%s: streams found", vi->path);
     a->stream = av_find_best_stream(a->fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &a->codec, 0);
     if (a->stream < 0) {
         video_input_error(vi, "%s", a->stream == AVERROR_DECODER_NOT_FOUND ?
@@ -319,7 +321,9 @@ static int open_stream_decoder(VideoInput *vi, AvInput *a, const VideoDecodeOpti
     else if (decoded && (hw = av_hwdec_codec(par->codec_id, why, sizeof(why))) &&
              av_hwdec_open(&a->hw, o->gpu, o->hwdec == VIDEO_HWDEC_CUDA, why, sizeof(why)))
         hw = NULL;
+    if (hw) ev_trace("%s: NVDEC's CUDA device open", vi->path);
     int err = hw ? open_decoder(a, hw, true) : 0;
+    if (hw) ev_trace("%s: NVDEC decoder open", vi->path);
     if (hw && err < 0) {
         snprintf(why, sizeof(why), "its NVDEC decoder (%s) cannot be opened: %s", hw->name,
                  av_err(err, e, sizeof(e)));

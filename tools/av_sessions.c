@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "video_input.h"
+#include "../src/trace.h"
 
 #if EXACTVMAF_HAVE_FFMPEG
 
@@ -234,6 +235,7 @@ static int open_session(Sessions *ss, unsigned k, bool cpu)
     VideoInput *vi = NULL;
     const int err = video_input_open_decoded(&vi, ss->path, &o);
     if (err) return err;
+    ev_trace("%s: session %u's decoder open", ss->path, k);
     vi->defer_messages = true;
     pthread_mutex_lock(&ss->lock);
     if (ss->running) take_settings(ss, vi);
@@ -348,7 +350,9 @@ static void *session_main(void *arg)
         }
         const unsigned i = ss->next++;
         pthread_mutex_unlock(&ss->lock);
+        ev_trace("%s: session %u decodes segment %u", ss->path, k, i);
         const int err = decode_segment(ss, k, i);
+        ev_trace("%s: session %u decoded segment %u", ss->path, k, i);
         pthread_mutex_lock(&ss->lock);
         ss->seg[i].err = err;
         ss->seg[i].done = true;

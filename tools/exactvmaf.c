@@ -35,6 +35,7 @@
 #include "report.h"
 #include "stop_signals.h"
 #include "video_input.h"
+#include "../src/trace.h"
 
 /* The two videos must describe the same pictures. */
 static int check_compatible(const VideoInput *ref, const VideoInput *dist, bool common_bitdepth)
@@ -300,8 +301,10 @@ static int read_frames(VmafContext *vmaf, Reader *ref, Reader *dist,
          * stop signals, which are for this (reading) thread. */
         sigset_t old;
         if (!index) cli_hold_stop_signals(true, &old);
+        if (!index) ev_trace("first pair read");
         const int err = vmaf_read_pictures(vmaf, &fr.pic, &fd.pic, index);
         if (!index) cli_hold_stop_signals(false, &old);
+        if (!index) ev_trace("first pair handed to the library");
         if (err) {
             progress_end(progress, index);
             fprintf(stderr, "exactvmaf: computing frame %u failed: %s\n", index, strerror(-err));
@@ -490,7 +493,9 @@ int cli_run(CliSettings *c, char *const argv[], CliRunScores *scores)
                 "libraries, which decode on NVDEC: it reads y4m and raw YUV only\n");
         goto done;
     }
+    ev_trace("run starts");
     if (cli_open_inputs(&ref, &dist, c)) goto done;
+    ev_trace("inputs open");
     if (check_compatible(ref, dist, c->common_bitdepth)) goto done;
     if (check_lengths(ref, dist, c)) goto done;
     const unsigned bpc_ref = video_input_info(ref)->bpc;
@@ -545,6 +550,7 @@ int cli_run(CliSettings *c, char *const argv[], CliRunScores *scores)
         }
     }
 
+    ev_trace("models and metrics registered");
     exit_code = CLI_EXIT_INPUT;
     if (skip_frames(ref, c->frame_skip_ref) || skip_frames(dist, c->frame_skip_dist)) {
         if (cli_stop_signal) exit_code = CLI_EXIT_SIGNAL_BASE + cli_stop_signal;
@@ -593,8 +599,10 @@ int cli_run(CliSettings *c, char *const argv[], CliRunScores *scores)
         goto done;
     }
 
+    ev_trace("%u pairs handed to the library", n_frames);
     exit_code = CLI_EXIT_COMPUTE;
     err = vmaf_read_pictures(vmaf, NULL, NULL, 0);
+    ev_trace("scores complete");
     if (err) {
         fprintf(stderr, "exactvmaf: finishing the computation failed: %s\n", strerror(-err));
         goto done;
@@ -644,6 +652,7 @@ int cli_run(CliSettings *c, char *const argv[], CliRunScores *scores)
             goto done;
         }
     }
+    ev_trace("outputs written");
     exit_code = sig ? CLI_EXIT_SIGNAL_BASE + sig : CLI_EXIT_OK;
     if (!sig && !scores) end_gpu_run(vmaf, ref, dist, exit_code);
 
