@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,9 +97,9 @@ static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
             video_input_open_y4m(vi, path);
     } else {
         if (!video_input_can_decode() && !c->use_yuv && !y4m) {
-            fprintf(stderr, "exactvmaf: %s is not a y4m file, and this exactvmaf was built "
-                    "without FFmpeg's libraries to decode it (or give -w -h -p -b for raw "
-                    "YUV)\n", path);
+            video_input_say("%s is not a y4m file, and this exactvmaf was built without "
+                            "FFmpeg's libraries to decode it (or give -w -h -p -b for raw YUV)",
+                            path);
             return -ENOTSUP;
         }
         char off[320];
@@ -118,10 +120,58 @@ static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
     return err;
 }
 
-/* Both videos: the distorted one scaled to the reference's size with --scale-to-ref. */
+typedef struct Opening {
+    const CliSettings *c;
+    VideoInput *vi;
+    char *messages;
+    int err;
+} Opening;
+
+static void *open_dist_main(void *arg)
+{
+    Opening *o = arg;
+    video_input_capture(&o->messages);
+    o->err = open_input(&o->vi, o->c->path_dist, o->c, o->c->scale_w, o->c->scale_h);
+    video_input_capture(NULL);
+    return NULL;
+}
+
+/*
+ * Both videos: the distorted one scaled to the reference's size with
+ * --scale-to-ref. Otherwise the two are opened side by side (an NVDEC
+ * decoder takes about 0.1 s to make and decode its first frame); the
+ * distorted one's messages come after the reference's, as when opened in
+ * turn, and not at all when the reference fails.
+ */
 int cli_open_inputs(VideoInput **ref, VideoInput **dist, const CliSettings *c)
 {
+    *ref = *dist = NULL;
+    const bool decoded = !c->use_yuv && (c->scale_w || c->convert ||
+                                         !for_y4m_reader(c->path_ref) ||
+                                         !for_y4m_reader(c->path_dist));
+    const bool nvdec = c->hwdec == CLI_HWDEC_CUDA ||
+                       (c->hwdec == CLI_HWDEC_AUTO && (c->backend == EXACTVMAF_BACKEND_CUDA ||
+                                                      c->backend == EXACTVMAF_BACKEND_AUTO));
+    if (decoded && nvdec && video_input_can_decode()) video_input_warm_gpu(c->n_gpu ? c->gpu[0] : 0);
+    Opening o = { .c = c };
+    pthread_t t;
+    const bool side_by_side = !c->scale_to_ref && strcmp(c->path_ref, "-") &&
+                              strcmp(c->path_dist, "-");
+    /* The stop signals are this thread's. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    const bool started = side_by_side && !pthread_create(&t, NULL, open_dist_main, &o);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
     int err = open_input(ref, c->path_ref, c, c->scale_w, c->scale_h);
+    if (started) {
+        pthread_join(t, NULL);
+        if (!err && o.messages) fputs(o.messages, stderr);
+        free(o.messages);
+        *dist = o.vi;
+        if (err) video_input_close(dist);
+        return err ? err : o.err;
+    }
     if (err) return err;
     unsigned w = c->scale_w, h = c->scale_h;
     if (c->scale_to_ref) {

@@ -22,31 +22,53 @@
 #define HOST_BIG_ENDIAN 0
 #endif
 
-void video_input_error(const VideoInput *vi, const char *fmt, ...)
+static _Thread_local char **capture;
+
+void video_input_capture(char **sink)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    if (!vi->defer_messages) {
-        fprintf(stderr, "exactvmaf: %s: ", vi->path);
-        vfprintf(stderr, fmt, ap);
-        fputc('\n', stderr);
-        va_end(ap);
-        return;
-    }
-    /* Kept for the caller, appended to what is already kept. */
-    char msg[1024];
-    int n = snprintf(msg, sizeof(msg), "exactvmaf: %s: ", vi->path);
-    if (n < 0) n = 0;
-    if ((size_t)n < sizeof(msg)) vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
-    va_end(ap);
-    VideoInput *v = (VideoInput *)vi;
-    const size_t old = v->deferred ? strlen(v->deferred) : 0, add = strlen(msg);
-    char *p = realloc(v->deferred, old + add + 2);
+    capture = sink;
+}
+
+/* msg and a newline appended to the malloc'd text *dst. */
+static void keep_line(char **dst, const char *msg)
+{
+    const size_t old = *dst ? strlen(*dst) : 0, add = strlen(msg);
+    char *p = realloc(*dst, old + add + 2);
     if (!p) return;
     memcpy(p + old, msg, add);
     p[old + add] = '\n';
     p[old + add + 1] = '\0';
-    v->deferred = p;
+    *dst = p;
+}
+
+/* "exactvmaf: " + prefix + fmt: printed, or kept in *keep when given. */
+static void message(char **keep, const char *prefix, const char *fmt, va_list ap)
+{
+    char msg[1024];
+    int n = snprintf(msg, sizeof(msg), "exactvmaf: %s", prefix);
+    if (n < 0) n = 0;
+    if ((size_t)n < sizeof(msg)) vsnprintf(msg + n, sizeof(msg) - (size_t)n, fmt, ap);
+    if (keep) keep_line(keep, msg);
+    else fprintf(stderr, "%s\n", msg);
+}
+
+void video_input_say(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    message(capture, "", fmt, ap);
+    va_end(ap);
+}
+
+void video_input_error(const VideoInput *vi, const char *fmt, ...)
+{
+    char prefix[1024];
+    snprintf(prefix, sizeof(prefix), "%s: ", vi->path);
+    va_list ap;
+    va_start(ap, fmt);
+    /* Deferred: kept for the caller, appended to what is already kept. */
+    message(vi->defer_messages ? &((VideoInput *)vi)->deferred : capture, prefix, fmt, ap);
+    va_end(ap);
 }
 
 char *video_input_take_messages(VideoInput *vi)

@@ -141,6 +141,28 @@ int video_input_read(VideoInput *vi, VmafPicture *pic, unsigned out_bpc);
 void video_input_cancel(VideoInput *vi);
 
 /**
+ * While set (non-NULL), this thread's messages about inputs
+ * (video_input_error on an input that does not defer them, video_input_say)
+ * are appended to the malloc'd text *sink instead of printed: an input
+ * opened on a thread of its own, whose messages the caller prints in the
+ * inputs' order.
+ */
+void video_input_capture(char **sink);
+
+/** A message about inputs, "exactvmaf: " + fmt + newline, on stderr or the capture. */
+void video_input_say(const char *fmt, ...);
+
+/**
+ * Open CUDA device `gpu` for NVDEC on a thread of its own, now: the driver's
+ * start-up (a quarter of a second) then overlaps reading the files'
+ * headers, and every decoder shares the device. Quiet: a decoder that
+ * opens the device later says what failed. video_input_warm_end() waits
+ * for the thread and lets the device go once the decoders have.
+ */
+void video_input_warm_gpu(int gpu);
+void video_input_warm_end(void);
+
+/**
  * The messages kept since the last call (defer_messages), malloc'd, or NULL
  * when there are none; the caller prints and frees them.
  */
