@@ -9,6 +9,7 @@
  * must shift, convert or scale the samples.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -62,19 +63,68 @@ const AVCodec *av_hwdec_codec(enum AVCodecID id, char *why, size_t len)
     return NULL;
 }
 
-int av_hwdec_open(AvHwdec *h, int gpu, bool required, char *why, size_t len)
+/*
+ * One CUDA device for every decoder of the process (the first one asked
+ * for; another GPU gets a device of its own), made once: the first making
+ * starts the driver, a quarter of a second that av_hwdec_warm() moves onto
+ * a thread of its own while the files' headers are read.
+ */
+static pthread_mutex_t shared_lock = PTHREAD_MUTEX_INITIALIZER;
+static AVBufferRef *shared_device;
+static int shared_gpu = -1;
+
+static int make_device(AVBufferRef **dev, int gpu)
 {
-    memset(h, 0, sizeof(*h));
-    h->gpu = gpu;
-    h->required = required;
     char index[16];
     snprintf(index, sizeof(index), "%d", gpu);
     AVDictionary *opts = NULL;
     /* The device's primary context: the one the library computes in, so that
      * decoder and metrics share the device's memory without a context switch. */
     int err = av_dict_set(&opts, "primary_ctx", "1", 0);
-    if (err >= 0) err = av_hwdevice_ctx_create(&h->device, AV_HWDEVICE_TYPE_CUDA, index, opts, 0);
+    if (err >= 0) err = av_hwdevice_ctx_create(dev, AV_HWDEVICE_TYPE_CUDA, index, opts, 0);
     av_dict_free(&opts);
+    return err;
+}
+
+static int get_device(AVBufferRef **dev, int gpu)
+{
+    pthread_mutex_lock(&shared_lock);
+    int err = 0;
+    if (!shared_device && (shared_gpu < 0 || shared_gpu == gpu)) {
+        shared_gpu = gpu;
+        err = make_device(&shared_device, gpu);
+    }
+    if (shared_device && shared_gpu == gpu) {
+        *dev = av_buffer_ref(shared_device);
+        if (!*dev) err = AVERROR(ENOMEM);
+    } else if (!err) {
+        err = make_device(dev, gpu);
+    }
+    pthread_mutex_unlock(&shared_lock);
+    return err;
+}
+
+void av_hwdec_warm(int gpu)
+{
+    AVBufferRef *dev = NULL;
+    get_device(&dev, gpu);
+    av_buffer_unref(&dev);
+}
+
+void av_hwdec_let_go(void)
+{
+    pthread_mutex_lock(&shared_lock);
+    av_buffer_unref(&shared_device);
+    shared_gpu = -1;
+    pthread_mutex_unlock(&shared_lock);
+}
+
+int av_hwdec_open(AvHwdec *h, int gpu, bool required, char *why, size_t len)
+{
+    memset(h, 0, sizeof(*h));
+    h->gpu = gpu;
+    h->required = required;
+    const int err = get_device(&h->device, gpu);
     if (err >= 0) return 0;
     /* FFmpeg's code says little ("unknown error"); the library's probe says why. */
     char line[256] = "";

@@ -46,6 +46,12 @@ int av_hwdec_attach(AvHwdec *h, AVCodecContext *dec);
 
 void av_hwdec_close(AvHwdec *h);
 
+/** Make the process's device for GPU `gpu` now, quietly (video_input_warm_gpu). */
+void av_hwdec_warm(int gpu);
+
+/** The process lets its device go (decoders that hold it keep it until they close). */
+void av_hwdec_let_go(void);
+
 /**
  * Make `pic` a device picture of CUDA frame f, without copying the samples
  * (exactvmaf_cuda_picture_wrap; the frame is kept by a reference of its own

@@ -27,6 +27,8 @@
  * for decode bit for bit the same on both.
  */
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -238,6 +240,35 @@ static const VideoInputFormat av_format = {
 int video_input_can_decode(void)
 {
     return 1;
+}
+
+static pthread_t warm_thread;
+static bool warming;
+
+static void *warm_main(void *arg)
+{
+    av_hwdec_warm((int)(intptr_t)arg);
+    ev_trace("NVDEC's CUDA device made");
+    return NULL;
+}
+
+void video_input_warm_gpu(int gpu)
+{
+    if (warming) return;
+    av_log_set_level(AV_LOG_QUIET);
+    /* The stop signals are the caller's. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    warming = !pthread_create(&warm_thread, NULL, warm_main, (void *)(intptr_t)gpu);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+void video_input_warm_end(void)
+{
+    if (warming) pthread_join(warm_thread, NULL);
+    warming = false;
+    av_hwdec_let_go();
 }
 
 /* The file's demuxer and its first video stream (again, for a takeover). */
@@ -829,6 +860,15 @@ int video_input_can_decode(void)
     return 0;
 }
 
+void video_input_warm_gpu(int gpu)
+{
+    (void)gpu;
+}
+
+void video_input_warm_end(void)
+{
+}
+
 int video_input_seek_decoded(VideoInput *vi, int64_t pts, int64_t dts)
 {
     (void)vi, (void)pts, (void)dts;
@@ -839,9 +879,8 @@ int video_input_open_decoded(VideoInput **out, const char *path, const VideoDeco
 {
     (void)o;
     *out = NULL;
-    fprintf(stderr, "exactvmaf: %s: this exactvmaf was built without FFmpeg's libraries "
-            "(libavformat, libavcodec, libavfilter): it reads y4m and raw YUV only, unscaled\n",
-            path);
+    video_input_say("%s: this exactvmaf was built without FFmpeg's libraries (libavformat, "
+                    "libavcodec, libavfilter): it reads y4m and raw YUV only, unscaled", path);
     return -ENOTSUP;
 }
 

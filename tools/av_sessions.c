@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -108,23 +109,32 @@ typedef struct Pkt {
     bool key;
 } Pkt;
 
+/* The packets of a file's first video stream (read, not decoded). */
+typedef struct Packets {
+    const char *path;
+    Pkt *p;
+    size_t n;
+    AVRational tb;
+    int err;            /* 1: the file cannot be cut; <0: an error */
+    pthread_t thread;
+    bool started;
+} Packets;
+
 /*
- * The segments of `path`'s first video stream: reads its packets (not
- * their decoding) and cuts at keyframes where no packet before has a later
- * timestamp and none after an earlier one, every `target` frames or more.
- * 0 with n_seg < 2 when it cannot be cut (no timestamps, one GOP, a
- * container whose keyframes are not all random-access points).
+ * The packets of pk->path's first video stream, from containers whose
+ * keyframe flags mark random-access points and whose packets are frames
+ * (MP4/MOV's sync samples, Matroska's and IVF's keyframes). An MPEG-TS
+ * parser also flags recovery points, from which a decoder drops frames:
+ * other containers are read by one decoder (err 1), as are streams without
+ * timestamps.
  */
-static int plan(Sessions *ss, unsigned *sessions_io, uint64_t frame_bytes, uint64_t pixels)
+static void *read_packets(void *arg)
 {
+    Packets *pk = arg;
     AVFormatContext *fmt = NULL;
     Pkt *p = NULL;
     size_t n = 0, cap = 0;
-    int err = avformat_open_input(&fmt, ss->path, NULL, NULL) < 0 ? -EIO : 0;
-    /* Containers whose keyframe flags mark random-access points and whose
-     * packets are frames (MP4/MOV's sync samples, Matroska's and IVF's
-     * keyframes). An MPEG-TS parser also flags recovery points, from which a
-     * decoder drops frames: other containers are read by one decoder. */
+    int err = avformat_open_input(&fmt, pk->path, NULL, NULL) < 0 ? -EIO : 0;
     const char *name = err ? "" : fmt->iformat->name;
     if (!err && !strstr(name, "mp4") && !strstr(name, "mov") && !strstr(name, "matroska") &&
         strcmp(name, "ivf"))
@@ -149,8 +159,56 @@ static int plan(Sessions *ss, unsigned *sessions_io, uint64_t frame_bytes, uint6
         av_packet_unref(pkt);
     }
     av_packet_free(&pkt);
-    const AVRational tb = stream >= 0 ? fmt->streams[stream]->time_base : (AVRational){ 1, 1 };
+    pk->tb = stream >= 0 ? fmt->streams[stream]->time_base : (AVRational){ 1, 1 };
     avformat_close_input(&fmt);
+    pk->p = p;
+    pk->n = n;
+    pk->err = err;
+    return NULL;
+}
+
+/* Reading the packets on a thread of its own (read_packets when it cannot start). */
+static void read_packets_start(Packets *pk)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, &old);
+    pk->started = !pthread_create(&pk->thread, NULL, read_packets, pk);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+/* The packets, read here if no thread read them. */
+static void read_packets_end(Packets *pk)
+{
+    if (pk->started) pthread_join(pk->thread, NULL);
+    else read_packets(pk);
+    pk->started = false;
+}
+
+/* The packets are not wanted: a thread reading them is waited for. */
+static void read_packets_drop(Packets *pk)
+{
+    if (pk->started) pthread_join(pk->thread, NULL);
+    pk->started = false;
+    free(pk->p);
+    pk->p = NULL;
+}
+
+/*
+ * The segments of the stream whose packets are pk's: cut at keyframes
+ * where no packet before has a later timestamp and none after an earlier
+ * one, every `target` frames or more. 0 with n_seg < 2 when it cannot be
+ * cut (no timestamps, one GOP, a container whose keyframes are not all
+ * random-access points). Takes pk's packets.
+ */
+static int plan(Sessions *ss, Packets *pk, unsigned *sessions_io, uint64_t frame_bytes,
+                uint64_t pixels)
+{
+    Pkt *p = pk->p;
+    const size_t n = pk->n;
+    const AVRational tb = pk->tb;
+    int err = pk->err;
+    pk->p = NULL;
     if (!err && !*sessions_io)
         *sessions_io = (uint64_t)n * pixels >= AUTO_WORK ? AUTO_SESSIONS : 1;
     const unsigned sessions = *sessions_io;
@@ -474,32 +532,44 @@ static const VideoInputFormat sessions_format = {
 int video_input_open_sessions(VideoInput **out, const char *path, const VideoDecodeOptions *o,
                               unsigned sessions)
 {
+    /* The packets are read (for the plan) while the first decoder is made,
+     * where NVDEC may decode the file. */
+    Packets pk = { .path = path };
+    const char *any = getenv("EXACTVMAF_SESSIONS_ON_CPU");
+    if (sessions != 1 && o->hwdec != VIDEO_HWDEC_NONE && !o->hwdec_off && !o->scale_w &&
+        !o->convert && !o->raw && strcmp(path, "-") && !(any && !strcmp(any, "1")))
+        read_packets_start(&pk);
     VideoInput *first = NULL;
     int err = video_input_open_decoded(&first, path, o);
-    if (err) return err;
+    if (err) {
+        read_packets_drop(&pk);
+        return err;
+    }
     *out = first;
     /* Only for NVDEC's frames as they are, from a file that can be read again.
      * EXACTVMAF_SESSIONS_ON_CPU=1 cuts CPU-decoded input too: the segments'
      * logic, tested where there is no GPU. */
     const VideoInfo *in = video_input_info(first);
-    const char *any = getenv("EXACTVMAF_SESSIONS_ON_CPU");
     const bool nvdec = !strncmp(in->decoder, "NVDEC", 5);
     if (sessions == 1 || (!nvdec && !(any && !strcmp(any, "1"))) || o->scale_w || o->convert ||
-        o->raw || !strcmp(path, "-"))
+        o->raw || !strcmp(path, "-")) {
+        read_packets_drop(&pk);
         return 0;
+    }
     if (sessions > MAX_SESSIONS) sessions = MAX_SESSIONS;
     Sessions *ss = calloc(1, sizeof(*ss));
-    if (!ss) return 0;
-    ss->o = *o;
-    ss->nvdec = nvdec;
-    ss->path = strdup(path);
-    if (!ss->path || pthread_mutex_init(&ss->lock, NULL)) {
-        free(ss->path);
+    if (ss) ss->path = strdup(path);
+    if (!ss || !ss->path || pthread_mutex_init(&ss->lock, NULL)) {
+        read_packets_drop(&pk);
+        if (ss) free(ss->path);
         free(ss);
         return 0;
     }
+    ss->o = *o;
+    ss->nvdec = nvdec;
     pthread_cond_init(&ss->cond, NULL);
-    err = plan(ss, &sessions, in->frame_bytes, (uint64_t)in->w * in->h);
+    read_packets_end(&pk);
+    err = plan(ss, &pk, &sessions, in->frame_bytes, (uint64_t)in->w * in->h);
     VideoInput *vi = NULL;
     if (!err && ss->n_seg >= 2) err = video_input_create(&vi, path, &sessions_format);
     if (err || ss->n_seg < 2) {
@@ -535,7 +605,7 @@ int video_input_open_sessions(VideoInput **out, const char *path, const VideoDec
     for (unsigned k = 0; k < ss->n && !err; k++) {
         if (pthread_create(&ss->s[k].thread, NULL, session_main, &ss->s[k])) {
             if (!k) {
-                fprintf(stderr, "exactvmaf: %s: cannot start its decoding threads\n", path);
+                video_input_say("%s: cannot start its decoding threads", path);
                 err = -ENOMEM;
             }
             break;
@@ -550,8 +620,7 @@ int video_input_open_sessions(VideoInput **out, const char *path, const VideoDec
         snprintf(vi->info.decoder, sizeof(vi->info.decoder), "NVDEC on GPU %d, %u sessions, "
                  "%u segments", o->gpu, ss->n, ss->n_seg);
     else
-        fprintf(stderr, "exactvmaf: %s: %u segments on %u CPU decoders\n", path, ss->n_seg,
-                ss->n);
+        video_input_say("%s: %u segments on %u CPU decoders", path, ss->n_seg, ss->n);
     *out = vi;
     return 0;
 }

@@ -664,6 +664,7 @@ done:
     pthread_mutex_destroy(&pool.lock);
     video_input_close(&ref);
     video_input_close(&dist);
+    video_input_warm_end();
     return exit_code;
 }
 
