@@ -13,7 +13,9 @@ runs, fps = frames / wall seconds:
            and M such pairs at once (--sessions, default 1,2,4,7: every NVDEC
            engine), M x frames / wall; the best M is reported
   cli      exactvmaf --hwdec cuda --backend cuda, --hwdec none --backend cuda,
-           --hwdec none --backend cpu --threads T
+           --hwdec none --backend cpu --threads T; and --hwdec cuda as M processes
+           on M copies of the pair at once (each --sessions count), M x frames /
+           wall, against the decode-alone roofline measured the same way
   ffmpeg   FFmpeg (--ffmpeg-prefix) + Netflix's libvmaf_cuda (the GPU anchor,
            --anchor-lib first in LD_LIBRARY_PATH), the same command with our
            library (--ours-lib, EXACTVMAF_PRECISION=max), FFmpeg + Netflix's
@@ -52,6 +54,7 @@ ROWS = [
     ('dec_all', 'decode alone: all engines (best M pairs at once)'),
     ('cli_hw', 'exactvmaf --hwdec cuda --backend cuda (default sessions)'),
     ('cli_hw1', 'exactvmaf --hwdec cuda --hwdec-sessions 1 --backend cuda'),
+    ('cli_hw_all', 'exactvmaf --hwdec cuda --backend cuda, M pairs at once (best M)'),
     ('cli_sw', 'exactvmaf --hwdec none --backend cuda'),
     ('cli_cpu', 'exactvmaf --hwdec none --backend cpu --threads T'),
     ('ff_nf_cuda', 'FFmpeg + Netflix libvmaf_cuda (NVDEC, scale_cuda)'),
@@ -61,6 +64,8 @@ ROWS = [
 RATIOS = [
     ('cli_hw', 'ff_nf_cuda', 'x', 'ratio: exactvmaf --hwdec cuda / Netflix libvmaf_cuda'),
     ('cli_hw', 'dec_all', '%', 'ratio: exactvmaf --hwdec cuda / decode alone, all engines'),
+    ('cli_hw_all', 'dec_all', '%',
+     'ratio: exactvmaf M pairs at once / decode alone M pairs at once (both best M)'),
     ('ff_ours_cuda', 'ff_nf_cuda', 'x',
      'ratio: FFmpeg + exactvmaf libvmaf_cuda / FFmpeg + Netflix libvmaf_cuda'),
 ]
@@ -404,6 +409,40 @@ def measure_cli(a, pair, key, hwdec, backend, threads=None, sessions=None):
     return finish(a, pair, key, t, mem, out)
 
 
+def measure_cli_engines(a, pair, one):
+    """Our CLI (--hwdec cuda --backend cuda) on M copies of the pair at once, as M
+    processes, for every --sessions count M: fps = M x frames / wall, the best M; as the
+    decode-alone roofline is measured, so that both spread their start-up over M pairs.
+    Every copy's JSON must equal `one`'s (the single run's) bit for bit."""
+    per_m, best = {}, None
+    for m in a.sessions:
+        outs = [json_out(a, pair, 'cli_hw_all%d.%d' % (m, i)) for i in range(m)]
+        argvs = [[a.exe, '-r', pair.ref, '-d', pair.dis, '-q', '--json', '-o', o, '--precision',
+                  'max', '--backend', 'cuda', '--hwdec', 'cuda'] for o in outs]
+        t, mem = measure(a, '%s: exactvmaf, %d pairs at once' % (pair.name, m), argvs,
+                         ours_env(a))
+        c = Cell(m * pair.frames / t, mem=mem) if t else Cell(note='failed')
+        for o in outs if t else ():
+            if one is None or not one.json_path:
+                break
+            try:
+                same = exact_ok(compare_exact(one.json_path, o))
+            except (OSError, ValueError, KeyError, TypeError):
+                same = False
+            if not same:
+                a.problems.append('%s: a copy of %d pairs at once (%s) differs from the single '
+                                  'run or is unreadable' % (pair.name, m, o))
+                c.note = 'differs'
+                break
+        per_m[m] = c
+        if c.fps is not None and (best is None or c.fps > per_m[best].fps):
+            best = m
+    if best is None:
+        return Cell(note='failed', extra={'per_m': per_m})
+    b = per_m[best]
+    return Cell(b.fps, mem=b.mem, note=b.note, extra={'per_m': per_m, 'best': best})
+
+
 def vmaf_cuda_argv(a, pair, out):
     return ffmpeg(a) + [
         '-hwaccel', 'cuda', '-hwaccel_output_format', 'cuda', '-i', pair.dis,
@@ -679,9 +718,9 @@ def fps_table(pairs, cells, threads):
     return out
 
 
-def sessions_table(pairs, cells, sessions):
+def sessions_table(pairs, cells, sessions, key='dec_all'):
     names = [p.name for p in pairs]
-    dec = cells.get('dec_all', {})
+    dec = cells.get(key, {})
     out = ['| M pairs at once | ' + ' | '.join(names) + ' |', '|---' * (len(names) + 1) + '|']
     for m in sessions:
         row = []
@@ -804,6 +843,7 @@ def main():
             if 'cli' in a.only:
                 put('cli_hw', pair, measure_cli(a, pair, 'cli_hw', 'cuda', 'cuda'))
                 put('cli_hw1', pair, measure_cli(a, pair, 'cli_hw1', 'cuda', 'cuda', sessions=1))
+                put('cli_hw_all', pair, measure_cli_engines(a, pair, cells['cli_hw'][pair.name]))
                 put('cli_sw', pair, measure_cli(a, pair, 'cli_sw', 'none', 'cuda'))
                 put('cli_cpu', pair, measure_cli(a, pair, 'cli_cpu', 'none', 'cpu', a.threads))
             if 'ffmpeg' in a.only:
@@ -843,6 +883,14 @@ def main():
                 'seconds:')
             say()
             for line in sessions_table(pairs, cells, a.sessions):
+                say(line)
+        if 'cli_hw_all' in cells:
+            say()
+            say('exactvmaf --hwdec cuda --backend cuda, M processes at once on M copies of the '
+                'pair (every copy\'s JSON equal to the single run\'s, bit for bit), M x frames '
+                '/ wall seconds:')
+            say()
+            for line in sessions_table(pairs, cells, a.sessions, 'cli_hw_all'):
                 say(line)
         if a.mem_idle is not None:
             say()
