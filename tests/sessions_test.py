@@ -39,7 +39,7 @@ def values(path):
             for f in d['frames'] for k, v in sorted(f['metrics'].items())]
 
 
-def run(exe, ref, dis, out, sessions=None, knob=True):
+def run(exe, ref, dis, out, sessions=None, knob=True, extra=()):
     env = dict(os.environ)
     if knob:
         env['EXACTVMAF_SESSIONS_ON_CPU'] = '1'
@@ -47,6 +47,7 @@ def run(exe, ref, dis, out, sessions=None, knob=True):
             '--precision', 'max', '-o', out]
     if sessions:
         argv += ['--hwdec-sessions', str(sessions)]
+    argv += list(extra)
     r = subprocess.run(argv, capture_output=True, text=True, env=env)
     segs = [int(m) for m in re.findall(r'(\d+) segments on', r.stderr)]
     return r.returncode, segs, r.stderr
@@ -120,6 +121,28 @@ def main():
         check(same, 'open GOP: rc %d, segments %s, values equal: %s: %s' %
               (rc, segs, same, err[-300:]))
         print('open GOP: rc %d, segments %s, values equal %s' % (rc, segs, same))
+
+        # --hwdec-ahead bounds the frames held ahead, so segments get shorter:
+        # 480 frames of 640x360 (345,600 bytes each) in GOPs of 12, 2 sessions:
+        # 8 segments of 60 frames by default, 10 of 48 within 64 MiB.
+        long_src = os.path.join(tmp, 'long.mp4')
+        ffmpeg('-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=24', '-frames:v', '480',
+               '-c:v', 'libx264', '-preset', 'ultrafast', '-g', '12', '-keyint_min', '12',
+               '-sc_threshold', '0', '-pix_fmt', 'yuv420p', long_src)
+        d1, d2 = os.path.join(tmp, 'ahead_default.json'), os.path.join(tmp, 'ahead_64.json')
+        rc1, segs1, err1 = run(a.exe, long_src, long_src, d1, sessions=2)
+        rc2, segs2, err2 = run(a.exe, long_src, long_src, d2, sessions=2,
+                               extra=('--hwdec-ahead', '64'))
+        same = rc1 == 0 and rc2 == 0 and values(d1) == values(d2)
+        check(segs1 == [8, 8] and segs2 == [10, 10] and same,
+              '--hwdec-ahead 64: segments %s (default %s), values equal %s: %s' %
+              (segs2, segs1, same, (err1 + err2)[-300:]))
+        print('--hwdec-ahead 64: segments %s, default %s, values equal %s' %
+              (segs2, segs1, same))
+        r = subprocess.run([a.exe, '-r', 'a.y4m', '-d', 'b.y4m', '--hwdec-ahead', '63'],
+                           capture_output=True, text=True)
+        check(r.returncode != 0 and '--hwdec-ahead' in r.stderr,
+              '--hwdec-ahead 63: rc %d, %s' % (r.returncode, r.stderr.strip()[:200]))
     print('%d checks, %d failed' % (checks, failures))
     return 1 if failures or not checks else 0
 

@@ -39,7 +39,7 @@
 
 #include <libavformat/avformat.h>
 
-/* Frames of decode-ahead per input, in bytes of samples. */
+/* Frames of decode-ahead per input, in bytes of samples (--hwdec-ahead overrides). */
 #define SEG_BYTES ((uint64_t)2 << 30)
 #define MAX_SESSIONS 16
 /*
@@ -219,7 +219,8 @@ static int plan(Sessions *ss, Packets *pk, unsigned *sessions_io, uint64_t frame
     /* Segments of whole GOPs: a few per session over the file, the
      * decode-ahead within SEG_BYTES, at least 24 frames. */
     uint64_t target = n / (4 * (uint64_t)sessions);
-    const uint64_t most = SEG_BYTES / (sessions + 2) / (frame_bytes ? frame_bytes : 1);
+    const uint64_t ahead = ss->o.ahead_bytes ? ss->o.ahead_bytes : SEG_BYTES;
+    const uint64_t most = ahead / (sessions + 2) / (frame_bytes ? frame_bytes : 1);
     if (target > most) target = most;
     if (target < 24) target = 24;
     int64_t *suffix_min = malloc((n + 1) * sizeof(*suffix_min));

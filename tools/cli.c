@@ -44,6 +44,7 @@ enum {
     ARG_CONVERT,
     ARG_HWDEC,
     ARG_HWDEC_SESSIONS,
+    ARG_HWDEC_AHEAD,
     ARG_REPORT,
     ARG_PLOT,
     ARG_REPORT_FRAME,
@@ -95,6 +96,7 @@ static const struct option long_opts[] = {
     { "convert",           no_argument,       NULL, ARG_CONVERT },
     { "hwdec",             required_argument, NULL, ARG_HWDEC },
     { "hwdec-sessions",    required_argument, NULL, ARG_HWDEC_SESSIONS },
+    { "hwdec-ahead",       required_argument, NULL, ARG_HWDEC_AHEAD },
     { "report",            required_argument, NULL, ARG_REPORT },
     { "plot",              required_argument, NULL, ARG_PLOT },
     { "report-frame",      required_argument, NULL, ARG_REPORT_FRAME },
@@ -141,6 +143,9 @@ static const char usage_text[] =
 "                              files of 2 gigapixels of frames or more, else 1): the\n"
 "                              file is cut at closed-GOP keyframes and segments are\n"
 "                              decoded side by side; the scores do not change\n"
+"     --hwdec-ahead MIB        with several sessions, decoded frames held ahead of\n"
+"                              the scoring per input, in MiB of GPU memory at most\n"
+"                              (64 to 65536; default 2048)\n"
 "\n"
 "What to compute:\n"
 " -m, --model PARAMS           model, \":\"-separated key[=value] list:\n"
@@ -754,6 +759,16 @@ static int parse_option(CliSettings *s, int o, const char *arg)
             return -1;
         }
         s->hwdec_sessions = (unsigned)n;
+        return 0;
+    }
+    case ARG_HWDEC_AHEAD: {
+        char *end = NULL;
+        const unsigned long n = strtoul(arg, &end, 10);
+        if (!*arg || *end || n < 64 || n > 65536) {
+            fail("invalid value \"%s\" for --hwdec-ahead: expected 64 to 65536 (MiB)", arg);
+            return -1;
+        }
+        s->hwdec_ahead_mib = (unsigned)n;
         return 0;
     }
     case ARG_REPORT:

@@ -92,6 +92,7 @@ typedef struct CliSettings {
     bool convert;                   /**< --convert: other pixel formats to planar YUV */
     enum CliHwdec hwdec;            /**< --hwdec (default auto) */
     unsigned hwdec_sessions;        /**< --hwdec-sessions N: NVDEC sessions per input; 0 auto */
+    unsigned hwdec_ahead_mib;       /**< --hwdec-ahead MIB: decode-ahead per input; 0 default */
     /* Reports. */
     const char *report_path;        /**< --report FILE.html */
     const char *plot_path;          /**< --plot FILE.svg */

@@ -111,6 +111,7 @@ static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
                      c->hwdec == CLI_HWDEC_NONE ? VIDEO_HWDEC_NONE : VIDEO_HWDEC_AUTO,
             .gpu = c->n_gpu ? c->gpu[0] : 0,
             .hwdec_off = hwdec_off(c, off, sizeof(off)),
+            .ahead_bytes = (uint64_t)c->hwdec_ahead_mib << 20,
         };
         err = video_input_open_sessions(vi, path, &o,
                                         c->hwdec_sessions);

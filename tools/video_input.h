@@ -223,6 +223,10 @@ typedef struct VideoDecodeOptions {
     /** With VIDEO_HWDEC_AUTO: why NVDEC is not to be used (the metrics do
      *  not run on CUDA), printed with the file's name; NULL: nothing stops it. */
     const char *hwdec_off;
+    /** Several sessions: decoded frames held ahead of the reader, per input,
+     *  in bytes of samples at most (one segment exceeds it where a GOP does);
+     *  0: the default (av_sessions.c). */
+    uint64_t ahead_bytes;
 } VideoDecodeOptions;
 
 /** 1 when this build reads through FFmpeg's libraries (video_input_open_decoded). */
