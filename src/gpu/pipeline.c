@@ -17,6 +17,7 @@
 #include "gpu/pipeline_internal.h"
 #include "log.h"
 #include "picture_internal.h"
+#include "trace.h"
 
 /* Frames per device block when several devices share the frames: long
  * enough that priming (re-uploading the frames before a block) is rare. */
@@ -270,6 +271,7 @@ int vmaf_gpu_start(VmafGpu *gpu)
             return err;
         }
         made = i + 1;
+        ev_trace("GPU frame in flight %u of %u ready", made, k);
     }
 shrink:
     /* Pack the lanes from stride `stride` to stride `made`. */
