@@ -6,7 +6,7 @@ time. Wall-clock of the whole CLI run (read, compute, write) on identical y4m in
 
 usage: bench/run.py --exe build/tools/exactvmaf [--netflix PATH] [--frames N]
                     [--model vmaf_float_v0.6.1] [--sizes 1080p,2160p] [--threads 1,2]
-                    [--record bench/results.md]
+                    [--backend cpu] [--record bench/results.md]
 --model A+B scores several models in one run (VMAF and VMAF NEG: vmaf_v0.6.1+vmaf_v0.6.1neg).
 """
 import argparse, datetime, os, subprocess, sys, tempfile, time
@@ -73,6 +73,8 @@ def main():
     ap.add_argument('--threads', default='1,2')
     ap.add_argument('--shared', default=os.path.join(os.path.dirname(__file__), '..', '..', 'shared'))
     ap.add_argument('--record')
+    ap.add_argument('--backend', default='cpu',
+                    help='our backend (default cpu: on a machine with a GPU, auto would take it)')
     a = ap.parse_args()
 
     w, h, ref, dis = source_frame(a.shared)
@@ -88,7 +90,8 @@ def main():
                 models += ['--model', 'version=%s:name=%s' % (m, m)]
             for t in a.threads.split(','):
                 ours = [a.exe, '-r', rp, '-d', dp] + models + [
-                        '--threads', t, '-q', '--json', '-o', os.path.join(tmp, 'o.json')]
+                        '--threads', t, '--backend', a.backend, '-q', '--json', '-o',
+                        os.path.join(tmp, 'o.json')]
                 fps = a.frames / timed(ours)
                 row = [a.model, size, t, '%.2f' % fps]
                 if a.netflix:
