@@ -12,7 +12,7 @@ interpreter (Debian: python3-mesonpy python3-build python3-venv python3-numpy).
 
 usage: python_wheel_test.py --source DIR --cli build/tools/exactvmaf --shared ../shared
 """
-import argparse, json, os, subprocess, sys, tempfile, time
+import argparse, json, os, shutil, subprocess, sys, tempfile, time
 
 CHILD = r'''
 import json, struct, sys
@@ -141,6 +141,20 @@ def main():
                            capture_output=True, text=True)
         record('the venv\'s exactvmaf command runs the bundled tool',
                r.returncode == 0 and (r.stdout + r.stderr).strip() == lib, r.stdout + r.stderr)
+        # Compressed input goes through the FFmpeg module the wheel bundles
+        # beside the tool (where the build has FFmpeg's libraries).
+        mp4 = os.path.join(tmp, 'ref.mp4')
+        made = subprocess.run(['ffmpeg', '-v', 'error', '-y', '-f', 'rawvideo', '-pix_fmt',
+                               'yuv420p', '-s', '%dx%d' % (w, h), '-i', ref, '-c:v', 'libx264',
+                               '-pix_fmt', 'yuv420p', mp4], capture_output=True) \
+            if shutil.which('ffmpeg') else None
+        if made is not None and made.returncode == 0:
+            o = os.path.join(tmp, 'mp4.json')
+            r = subprocess.run([os.path.join(venv, 'bin', 'exactvmaf'), '-r', mp4, '-d', mp4,
+                                '--backend', 'cpu', '--hwdec', 'none', '--json', '-o', o, '-q'],
+                               env=env, capture_output=True, text=True)
+            n = len(json.load(open(o))['frames']) if r.returncode == 0 else 0
+            record('the bundled tool decodes an mp4 (%d frames)' % n, n > 0, r.stderr[-1000:])
     print('%d passed, %d failed' % (results.count(True), results.count(False)))
     return 0 if all(results) else 1
 

@@ -35,10 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "av_module.h"
 #include "video_input.h"
 #include "../src/trace.h"
-
-#if EXACTVMAF_HAVE_FFMPEG
 
 #include <libavcodec/avcodec.h>
 #include <libavfilter/buffersink.h>
@@ -237,11 +236,6 @@ static const VideoInputFormat av_format = {
     .close = av_close,
 };
 
-int video_input_can_decode(void)
-{
-    return 1;
-}
-
 static pthread_t warm_thread;
 static bool warming;
 
@@ -252,7 +246,7 @@ static void *warm_main(void *arg)
     return NULL;
 }
 
-void video_input_warm_gpu(int gpu)
+static void warm_gpu(int gpu)
 {
     if (warming) return;
     av_log_set_level(AV_LOG_QUIET);
@@ -264,7 +258,7 @@ void video_input_warm_gpu(int gpu)
     pthread_sigmask(SIG_SETMASK, &old, NULL);
 }
 
-void video_input_warm_end(void)
+static void warm_end(void)
 {
     if (warming) pthread_join(warm_thread, NULL);
     warming = false;
@@ -602,7 +596,7 @@ static int next_frame(VideoInput *vi, AvInput *a, AVFrame **got)
     }
 }
 
-int video_input_open_decoded(VideoInput **out, const char *path, const VideoDecodeOptions *o)
+int avm_open_decoded(VideoInput **out, const char *path, const VideoDecodeOptions *o)
 {
     VideoInput *vi = NULL;
     int err = video_input_create(&vi, path, &av_format);
@@ -698,7 +692,7 @@ fail:
     return err;
 }
 
-int video_input_seek_decoded(VideoInput *vi, int64_t pts, int64_t dts)
+int avm_seek_decoded(VideoInput *vi, int64_t pts, int64_t dts)
 {
     char e[128];
     AvInput *a = vi->priv;
@@ -853,35 +847,37 @@ done:
     return 1;
 }
 
-#else
-
-int video_input_can_decode(void)
+/* The container's bitrate for `exactvmaf compare`: the header's, else from its duration. */
+static int container_rate(const char *path, double bits, double *kbps, const char **source)
 {
-    return 0;
+    AVFormatContext *fc = NULL;
+    av_log_set_level(AV_LOG_QUIET);
+    if (avformat_open_input(&fc, path, NULL, NULL)) return -EINVAL;
+    *kbps = 0;
+    if (avformat_find_stream_info(fc, NULL) >= 0) {
+        if (fc->bit_rate > 0) {
+            *kbps = (double)fc->bit_rate / 1000;
+            *source = "container";
+        } else if (fc->duration > 0 && fc->duration != AV_NOPTS_VALUE) {
+            *kbps = bits / ((double)fc->duration / AV_TIME_BASE) / 1000;
+            *source = "size/duration";
+        }
+    }
+    avformat_close_input(&fc);
+    return *kbps > 0 ? 0 : -EINVAL;
 }
 
-void video_input_warm_gpu(int gpu)
+__attribute__((visibility("default"))) const AvModule *exactvmaf_ffmpeg_module(void)
 {
-    (void)gpu;
+    static const AvModule m = {
+        .abi = AV_MODULE_ABI,
+        .video_input_size = sizeof(VideoInput),
+        .open_decoded = avm_open_decoded,
+        .open_sessions = avm_open_sessions,
+        .seek_decoded = avm_seek_decoded,
+        .warm_gpu = warm_gpu,
+        .warm_end = warm_end,
+        .container_rate = container_rate,
+    };
+    return &m;
 }
-
-void video_input_warm_end(void)
-{
-}
-
-int video_input_seek_decoded(VideoInput *vi, int64_t pts, int64_t dts)
-{
-    (void)vi, (void)pts, (void)dts;
-    return -ENOTSUP;
-}
-
-int video_input_open_decoded(VideoInput **out, const char *path, const VideoDecodeOptions *o)
-{
-    (void)o;
-    *out = NULL;
-    video_input_say("%s: this exactvmaf was built without FFmpeg's libraries (libavformat, "
-                    "libavcodec, libavfilter): it reads y4m and raw YUV only, unscaled", path);
-    return -ENOTSUP;
-}
-
-#endif

@@ -32,10 +32,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "av_module.h"
 #include "video_input.h"
 #include "../src/trace.h"
 
-#if EXACTVMAF_HAVE_FFMPEG
 
 #include <libavformat/avformat.h>
 
@@ -292,7 +292,7 @@ static int open_session(Sessions *ss, unsigned k, bool cpu)
     /* Failures come back here, where the segment is known. */
     o.hwdec = cpu || !ss->nvdec ? VIDEO_HWDEC_NONE : VIDEO_HWDEC_CUDA;
     VideoInput *vi = NULL;
-    const int err = video_input_open_decoded(&vi, ss->path, &o);
+    const int err = avm_open_decoded(&vi, ss->path, &o);
     if (err) return err;
     ev_trace("%s: session %u's decoder open", ss->path, k);
     vi->defer_messages = true;
@@ -315,7 +315,7 @@ static int decode_segment(Sessions *ss, unsigned k, unsigned i)
     unsigned skip = 0;          /* frames a failed NVDEC session gave already */
     bool cpu = false;
     for (;;) {
-        int err = se->at == i ? 0 : video_input_seek_decoded(se->vi, s->key_pts, s->key_dts);
+        int err = se->at == i ? 0 : avm_seek_decoded(se->vi, s->key_pts, s->key_dts);
         se->at = UINT_MAX;
         unsigned got = 0;
         while (!err && got < s->frames) {
@@ -530,8 +530,8 @@ static const VideoInputFormat sessions_format = {
     .close = sessions_close,
 };
 
-int video_input_open_sessions(VideoInput **out, const char *path, const VideoDecodeOptions *o,
-                              unsigned sessions)
+int avm_open_sessions(VideoInput **out, const char *path, const VideoDecodeOptions *o,
+                      unsigned sessions)
 {
     /* The packets are read (for the plan) while the first decoder is made,
      * where NVDEC may decode the file. */
@@ -541,7 +541,7 @@ int video_input_open_sessions(VideoInput **out, const char *path, const VideoDec
         !o->convert && !o->raw && strcmp(path, "-") && !(any && !strcmp(any, "1")))
         read_packets_start(&pk);
     VideoInput *first = NULL;
-    int err = video_input_open_decoded(&first, path, o);
+    int err = avm_open_decoded(&first, path, o);
     if (err) {
         read_packets_drop(&pk);
         return err;
@@ -625,14 +625,3 @@ int video_input_open_sessions(VideoInput **out, const char *path, const VideoDec
     *out = vi;
     return 0;
 }
-
-#else
-
-int video_input_open_sessions(VideoInput **out, const char *path, const VideoDecodeOptions *o,
-                              unsigned sessions)
-{
-    (void)sessions;
-    return video_input_open_decoded(out, path, o);
-}
-
-#endif

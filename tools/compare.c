@@ -16,10 +16,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#if EXACTVMAF_HAVE_FFMPEG
-#include <libavformat/avformat.h>
-#endif
-
 #include "cli.h"
 #include "compare.h"
 #include "inputs.h"
@@ -164,26 +160,7 @@ static int read_bitrate(CmpEncode *e, const CliRunScores *s)
         return -EINVAL;
     }
     const double bits = (double)st.st_size * 8;
-#if EXACTVMAF_HAVE_FFMPEG
-    AVFormatContext *fc = NULL;
-    if (!avformat_open_input(&fc, e->path, NULL, NULL)) {
-        double kbps = 0;
-        if (avformat_find_stream_info(fc, NULL) >= 0) {
-            if (fc->bit_rate > 0) {
-                kbps = (double)fc->bit_rate / 1000;
-                e->rate_source = "container";
-            } else if (fc->duration > 0 && fc->duration != AV_NOPTS_VALUE) {
-                kbps = bits / ((double)fc->duration / AV_TIME_BASE) / 1000;
-                e->rate_source = "size/duration";
-            }
-        }
-        avformat_close_input(&fc);
-        if (kbps > 0) {
-            e->kbps = kbps;
-            return 0;
-        }
-    }
-#endif
+    if (!video_input_container_rate(e->path, bits, &e->kbps, &e->rate_source)) return 0;
     if (s->fps_num && s->fps_den && s->n_frames) {
         e->kbps = bits / ((double)s->n_frames * s->fps_den / s->fps_num) / 1000;
         e->rate_source = "size/frames";

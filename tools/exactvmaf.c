@@ -489,8 +489,8 @@ int cli_run(CliSettings *c, char *const argv[], CliRunScores *scores)
         goto done;
     }
     if (c->hwdec == CLI_HWDEC_CUDA && !video_input_can_decode()) {
-        fprintf(stderr, "exactvmaf: --hwdec cuda: this exactvmaf was built without FFmpeg's "
-                "libraries, which decode on NVDEC: it reads y4m and raw YUV only\n");
+        fprintf(stderr, "exactvmaf: --hwdec cuda: NVDEC decodes through FFmpeg's libraries, "
+                "and %s: it reads y4m and raw YUV only\n", video_input_no_decoding());
         goto done;
     }
     ev_trace("run starts");

@@ -97,9 +97,8 @@ static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
             video_input_open_y4m(vi, path);
     } else {
         if (!video_input_can_decode() && !c->use_yuv && !y4m) {
-            video_input_say("%s is not a y4m file, and this exactvmaf was built without "
-                            "FFmpeg's libraries to decode it (or give -w -h -p -b for raw YUV)",
-                            path);
+            video_input_say("%s is not a y4m file and cannot be decoded: %s (or give -w -h -p "
+                            "-b for raw YUV)", path, video_input_no_decoding());
             return -ENOTSUP;
         }
         char off[320];

@@ -15,6 +15,12 @@
 
 #include "libvmaf/picture.h"
 
+/* The tool's FFmpeg module (av_module.h) calls these: the tool exports them
+ * (the build hides everything else). */
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 /** Largest width or height accepted (the library's picture limit). */
 #define VIDEO_INPUT_MAX_DIM 32768u
 
@@ -229,8 +235,22 @@ typedef struct VideoDecodeOptions {
     uint64_t ahead_bytes;
 } VideoDecodeOptions;
 
-/** 1 when this build reads through FFmpeg's libraries (video_input_open_decoded). */
+/**
+ * 1 when files are read through FFmpeg's libraries (video_input_open_decoded):
+ * the tool's FFmpeg module (av_module.h) is loaded, at the first call.
+ */
 int video_input_can_decode(void);
+
+/** Why video_input_can_decode() is 0 ("this exactvmaf was built without ..."). */
+const char *video_input_no_decoding(void);
+
+/**
+ * The container's bitrate in kbit/s, else one from its duration and `bits`
+ * (the file's size in bits): 0 with *source "container" or "size/duration";
+ * <0 when neither is known or files cannot be decoded.
+ */
+int video_input_container_rate(const char *path, double bits, double *kbps,
+                               const char **source);
 
 /**
  * Open any file FFmpeg's libraries read (mp4, mkv, webm, ... ; y4m and raw
@@ -280,5 +300,9 @@ void video_input_error(const VideoInput *vi, const char *fmt, ...);
 /** Read error handling: -EINTR (silently) when the caller is stopping on a
  *  signal, else -EIO after printing what was being read. */
 int video_input_read_error(const VideoInput *vi, const char *what);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #endif
