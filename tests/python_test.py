@@ -141,6 +141,9 @@ def scorer_checks(exactvmaf, np, ref, dis, models, listing):
     if any(l.startswith('opencl ') for l in listing.splitlines()):
         runs.append(('opencl, VMAF', dict(backend='opencl', model='vmaf_v0.6.1'), -3))
         runs.append(('opencl', dict(backend='opencl'), -3))
+    if any(l.startswith('cuda ') and ': none' not in l for l in listing.splitlines()):
+        runs.append(('cuda, VMAF', dict(backend='cuda', model='vmaf_v0.6.1'), -3))
+        runs.append(('cuda', dict(backend='cuda'), -3))
     for label, kw, at_push in runs:
         kw.setdefault('model', models[:2])
         kw.setdefault('features', ['psnr'])
