@@ -353,10 +353,19 @@ def measure_decode_one_process(a, pair, copies):
     return Cell(copies * pair.frames / t, mem=mem) if t else Cell(note='failed')
 
 
+def best_of(per_m):
+    """The cell of the fastest M of {M: cell}, naming M and holding them all."""
+    done = [m for m, c in per_m.items() if c.fps is not None]
+    if not done:
+        return Cell(note='failed', extra={'per_m': per_m})
+    best = max(done, key=lambda m: per_m[m].fps)
+    b = per_m[best]
+    return Cell(b.fps, mem=b.mem, note=b.note, extra={'per_m': per_m, 'best': best})
+
+
 def measure_decode_engines(a, pair, one):
     """Every --sessions count of pairs at once; the best of them. `one`: the M=1 cell."""
     per_m = {}
-    best = None
     for m in a.sessions:
         c = one if m == 1 and one is not None else measure_decode(a, pair, m)
         c1 = measure_decode_one_process(a, pair, m)
@@ -364,12 +373,7 @@ def measure_decode_engines(a, pair, one):
             c1.note = 'one process'
             c = c1
         per_m[m] = c
-        if c.fps is not None and (best is None or c.fps > per_m[best].fps):
-            best = m
-    if best is None:
-        return Cell(note='failed', extra={'per_m': per_m})
-    b = per_m[best]
-    return Cell(b.fps, mem=b.mem, note=b.note, extra={'per_m': per_m, 'best': best})
+    return best_of(per_m)
 
 
 def json_out(a, pair, key):
@@ -414,7 +418,7 @@ def measure_cli_engines(a, pair, one):
     processes, for every --sessions count M: fps = M x frames / wall, the best M; as the
     decode-alone roofline is measured, so that both spread their start-up over M pairs.
     Every copy's JSON must equal `one`'s (the single run's) bit for bit."""
-    per_m, best = {}, None
+    per_m = {}
     for m in a.sessions:
         outs = [json_out(a, pair, 'cli_hw_all%d.%d' % (m, i)) for i in range(m)]
         argvs = [[a.exe, '-r', pair.ref, '-d', pair.dis, '-q', '--json', '-o', o, '--precision',
@@ -435,12 +439,7 @@ def measure_cli_engines(a, pair, one):
                 c.note = 'differs'
                 break
         per_m[m] = c
-        if c.fps is not None and (best is None or c.fps > per_m[best].fps):
-            best = m
-    if best is None:
-        return Cell(note='failed', extra={'per_m': per_m})
-    b = per_m[best]
-    return Cell(b.fps, mem=b.mem, note=b.note, extra={'per_m': per_m, 'best': best})
+    return best_of(per_m)
 
 
 def vmaf_cuda_argv(a, pair, out):
