@@ -334,14 +334,16 @@ def main():
             os.path.join(tmp, 'r0.y4m'), os.path.join(tmp, 'd0.y4m'), no_such_flag=1),
             'no_such_flag')
 
-        # Memory: 1000 scorings of small frames; no growth beyond noise.
+        # Memory: 1000 scorings of small frames; no growth beyond noise. On
+        # the CPU: on a machine with a GPU, auto would start a device 1000
+        # times (minutes), which is not what this measures.
         small_r, small_d = [x[0][:32, :32].copy() for x in ref], [x[0][:32, :32].copy()
                                                                  for x in dis]
         for _ in range(100):
-            exactvmaf.score(small_r, small_d)
+            exactvmaf.score(small_r, small_d, backend='cpu')
         before = rss_kb()
         for _ in range(900):
-            exactvmaf.score(small_r, small_d)
+            exactvmaf.score(small_r, small_d, backend='cpu')
         grown = rss_kb() - before
         record('1000 calls: RSS grows by %d KiB over the last 900 (limit 4096)' % grown,
                grown < 4096)
