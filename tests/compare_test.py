@@ -24,10 +24,12 @@ End to end (needs ffmpeg to make the encodes: skipped, exit 77, without
 it): two ladders of small encodes; the JSON's VMAF equals a plain run's
 pooled mean bit for bit, its bitrate is the container's (ffprobe); the CSV
 holds the same rows and read back by --points gives the same deltas bit for
-bit; grouping by folder and by --group-by; the HTML page has every point,
-and opens in headless Chromium without console messages (skipped without
-chromium); options that do not apply are refused; Python's
-exactvmaf.compare() returns the CLI's JSON (with --package).
+bit, and by --scores gives the same JSON byte for byte; --plan gives each
+encode's ladder and bitrate without scoring; grouping by folder and by
+--group-by; the HTML page has every point, and opens in headless Chromium
+without console messages (skipped without chromium); options that do not
+apply are refused; Python's exactvmaf.compare() returns the CLI's JSON
+(with --package).
 
 usage: compare_test.py --exe build/tools/exactvmaf [--package python]
 """
@@ -191,6 +193,21 @@ def end_to_end(exe, tmp, ffmpeg, chromium, package):
     record('CSV read back by --points: the same deltas bit for bit',
            [(l['name'], l['bd_rate_percent'], l['bd_vmaf']) for l in d2['ladders']] ==
            [(l['name'], l['bd_rate_percent'], l['bd_vmaf']) for l in doc['ladders']], r.stderr[-300:])
+
+    r = subprocess.run([exe, 'compare', '--scores', csv_path, ref] + encs + ['--json', again],
+                       capture_output=True, text=True)
+    record('CSV read back by --scores: the same JSON byte for byte',
+           r.returncode == 0 and open(again, 'rb').read() == open(js, 'rb').read(),
+           r.stderr[-300:])
+    plan = os.path.join(tmp, 'plan.json')
+    r = subprocess.run([exe, 'compare', '--plan', ref] + encs + ['--json', plan],
+                       capture_output=True, text=True)
+    dp = json.load(open(plan)) if r.returncode == 0 else {'encodes': []}
+    record('--plan: each encode\'s ladder and bitrate, bit for bit',
+           [(e['file'], e['ladder'], bits(e['bitrate_kbps']), e['bitrate_source'])
+            for e in dp['encodes']] ==
+           [(e['file'], e['ladder'], bits(e['bitrate_kbps']), e['bitrate_source'])
+            for e in doc['encodes']], r.stderr[-300:])
 
     g = os.path.join(tmp, 'g.json')
     r = subprocess.run([exe, 'compare', ref] + encs + ['--group-by', r'_(q[0-9]+)\.', '--json', g, '-q'],

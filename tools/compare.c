@@ -3,8 +3,9 @@
  * by the tool's own run (cli_run, with every option of a normal run that
  * applies), its bitrate read from its container, the encodes grouped into
  * ladders, and each ladder's BD-rate and BD-VMAF against the first one
- * (bdrate.c). Or the same from given points (--points CSV), which is how
- * scores made elsewhere (a Dask cluster) get the same arithmetic.
+ * (bdrate.c). Or the same from given points (--points CSV), or from scores
+ * made elsewhere (--scores CSV: a Dask cluster's, whose plan, the ladders and
+ * bitrates without scoring, --plan prints): one definition of each step.
  */
 #include <errno.h>
 #include <libgen.h>
@@ -21,10 +22,12 @@
 #include "inputs.h"
 #include "report.h"
 #include "stop_signals.h"
+#include "video_input.h"
 
 static const char compare_usage[] =
 "Usage: exactvmaf compare [options] REF ENC...\n"
 "       exactvmaf compare [options] --points FILE.csv\n"
+"       exactvmaf compare --plan [options] REF ENC...\n"
 "\n"
 "Score each encode ENC against the reference REF, read its bitrate from its\n"
 "container, group the encodes into ladders (rate-quality curves), and print\n"
@@ -45,6 +48,16 @@ static const char compare_usage[] =
 "     --report FILE.html       the curves and tables as one self-contained page\n"
 "     --points FILE.csv        no scoring: the points are columns ladder,\n"
 "                              bitrate_kbps and vmaf (file and frames optional)\n"
+"     --plan                   no scoring: print each encode's ladder and the\n"
+"                              bitrate compare uses (with --json FILE: as JSON,\n"
+"                              bitrate_kbps null where it comes from the frames\n"
+"                              scored); checks the files, --group-by and options\n"
+"     --scores FILE.csv        no scoring: each encode's scores are the row of\n"
+"                              FILE whose file column is ENC as given (columns\n"
+"                              file, vmaf; vmaf_harmonic_mean, frames optional:\n"
+"                              --csv writes them), computed elsewhere (on Dask:\n"
+"                              exactvmaf.compare(client=...)); the ladders,\n"
+"                              bitrates and outputs are those of a scoring run\n"
 "\n"
 "Every option of a run that applies goes to each encode's scoring (--model,\n"
 "--backend, --threads, --hwdec, --scale-to-ref, --frame_cnt, ...); the first\n"
@@ -57,7 +70,8 @@ static const char compare_usage[] =
 enum { CMP_MAX_PASS = 256 };
 
 typedef struct Args {
-    const char *group_by, *json, *csv, *report, *points;
+    const char *group_by, *json, *csv, *report, *points, *scores;
+    bool plan;
     const char *pos[4096];
     unsigned n_pos;
     char *pass[CMP_MAX_PASS];
@@ -87,7 +101,7 @@ static int parse_args(int argc, char *argv[], Args *a)
 {
     memset(a, 0, sizeof(*a));
     static const char *const own[] = { "--group-by", "--json", "--csv", "--report",
-                                       "--points" };
+                                       "--points", "--scores" };
     bool only_pos = false;
     for (int i = 2; i < argc; i++) {
         const char *arg = argv[i];
@@ -105,9 +119,14 @@ static int parse_args(int argc, char *argv[], Args *a)
             fputs(compare_usage, stdout);
             return -1;
         }
-        const char **slot[] = { &a->group_by, &a->json, &a->csv, &a->report, &a->points };
+        if (!strcmp(arg, "--plan")) {
+            a->plan = true;
+            continue;
+        }
+        const char **slot[] = { &a->group_by, &a->json, &a->csv, &a->report, &a->points,
+                                &a->scores };
         bool mine = false;
-        for (size_t k = 0; k < 5 && !mine; k++) {
+        for (size_t k = 0; k < sizeof(slot) / sizeof(slot[0]) && !mine; k++) {
             const size_t len = strlen(own[k]);
             if (strncmp(arg, own[k], len) || (arg[len] && arg[len] != '=')) continue;
             mine = true;
@@ -137,6 +156,10 @@ static int parse_args(int argc, char *argv[], Args *a)
     if (a->points) {
         if (a->n_pos) return usage_error("--points takes no video files: ", a->pos[0]);
         if (a->group_by) return usage_error("--points names the ladders: no --group-by", NULL);
+        if (a->plan || a->scores) return usage_error("--points goes without --plan and --scores",
+                                                     NULL);
+    } else if (a->plan && (a->scores || a->csv || a->report)) {
+        return usage_error("--plan writes only --json", NULL);
     } else if (a->n_pos < 2) {
         return usage_error("give the reference and at least one encode", NULL);
     }
@@ -149,9 +172,11 @@ static int parse_args(int argc, char *argv[], Args *a)
  * kbit/s of the whole file: the container's bit_rate (FFmpeg's: all the
  * streams, as `ffprobe -show_format` prints it), else its size over its
  * duration, from the container or else from the frames scored at the
- * video's frame rate.
+ * video's frame rate. The container's part alone (--plan): 0 when it gives
+ * the bitrate, 1 when that needs the frames scored, -EINVAL when the file is
+ * not a regular one; *bits is the file's size in bits.
  */
-static int read_bitrate(CmpEncode *e, const CliRunScores *s)
+static int container_bitrate(CmpEncode *e, double *bits_out)
 {
     struct stat st;
     if (stat(e->path, &st) || !S_ISREG(st.st_mode)) {
@@ -160,9 +185,26 @@ static int read_bitrate(CmpEncode *e, const CliRunScores *s)
         return -EINVAL;
     }
     const double bits = (double)st.st_size * 8;
-    if (!video_input_container_rate(e->path, bits, &e->kbps, &e->rate_source)) return 0;
-    if (s->fps_num && s->fps_den && s->n_frames) {
-        e->kbps = bits / ((double)s->n_frames * s->fps_den / s->fps_num) / 1000;
+    *bits_out = bits;
+    return video_input_container_rate(e->path, bits, &e->kbps, &e->rate_source) ? 1 : 0;
+}
+
+static int read_bitrate(CmpEncode *e, const CliRunScores *s)
+{
+    double bits;
+    const int rc = container_bitrate(e, &bits);
+    if (rc <= 0) return rc;
+    unsigned fps_num = s->fps_num, fps_den = s->fps_den;
+    VideoInput *vi = NULL;
+    /* --scores: no run here read the frame rate; a y4m header has it, as
+     * the run that scored the encode read it. */
+    if (!fps_num && s->n_frames && !video_input_open_y4m(&vi, e->path)) {
+        fps_num = video_input_info(vi)->fps_num;
+        fps_den = video_input_info(vi)->fps_den;
+        video_input_close(&vi);
+    }
+    if (fps_num && fps_den && s->n_frames) {
+        e->kbps = bits / ((double)s->n_frames * fps_den / fps_num) / 1000;
         e->rate_source = "size/frames";
         return 0;
     }
@@ -173,7 +215,7 @@ static int read_bitrate(CmpEncode *e, const CliRunScores *s)
 
 /* ---- Ladders ---- */
 
-static int add_ladder(Compare *c, const char *name, size_t len, unsigned *index)
+int compare_add_ladder(Compare *c, const char *name, size_t len, unsigned *index)
 {
     for (unsigned l = 0; l < c->n_lad; l++) {
         if (strlen(c->lad[l].name) == len && !strncmp(c->lad[l].name, name, len)) {
@@ -241,7 +283,7 @@ static int group_encodes(Compare *c, const char *group_by)
                 regfree(&re);
                 return CLI_EXIT_USAGE;
             }
-            if (add_ladder(c, name + g->rm_so, (size_t)(g->rm_eo - g->rm_so),
+            if (compare_add_ladder(c, name + g->rm_so, (size_t)(g->rm_eo - g->rm_so),
                            &c->enc[i].ladder)) {
                 regfree(&re);
                 return CLI_EXIT_COMPUTE;
@@ -268,7 +310,7 @@ static int group_encodes(Compare *c, const char *group_by)
         } else {
             name_stem(c->enc[i].path, stem, sizeof(stem));
         }
-        if (add_ladder(c, name, strlen(name), &c->enc[i].ladder)) return CLI_EXIT_COMPUTE;
+        if (compare_add_ladder(c, name, strlen(name), &c->enc[i].ladder)) return CLI_EXIT_COMPUTE;
     }
     return 0;
 }
@@ -335,157 +377,95 @@ static int conclude(Compare *c)
 
 /* ---- Scoring ---- */
 
-static int score_all(Compare *c, const Args *a, const char *argv0)
+/* Encode i's run: the reference, the encode, and the options given, in argv
+ * (room for CMP_MAX_PASS + 8). The caller frees *s. */
+static int encode_settings(const Compare *c, const Args *a, const char *argv0, unsigned i,
+                           char **argv, CliSettings *s)
 {
-    char *argv[CMP_MAX_PASS + 8];
-    for (unsigned i = 0; i < c->n_enc; i++) {
-        CmpEncode *e = &c->enc[i];
-        int n = 0;
-        argv[n++] = (char *)argv0;
-        argv[n++] = "-r";
-        argv[n++] = (char *)c->ref;
-        argv[n++] = "-d";
-        argv[n++] = e->path;
-        for (unsigned k = 0; k < a->n_pass; k++) argv[n++] = a->pass[k];
-        argv[n] = NULL;
-        CliSettings s;
-        if (cli_parse(n, argv, &s) != CLI_PARSE_RUN) {
-            cli_free(&s);
-            return CLI_EXIT_USAGE;
-        }
-        if (s.no_prediction || !s.n_model) {
-            cli_free(&s);
-            fprintf(stderr, "exactvmaf compare: a model is needed to compare\n");
-            return CLI_EXIT_USAGE;
-        }
-        if (!i) c->metric = strdup(s.model[0].cfg.name);
-        fprintf(stderr, "exactvmaf compare: [%u/%u] %s\n", i + 1, c->n_enc, e->path);
-        CliRunScores r = { 0 };
-        const int rc = cli_run(&s, argv, &r);
-        cli_free(&s);
-        if (rc) return rc;
-        e->vmaf = r.mean;
-        e->vmaf_hmean = r.harmonic_mean;
-        e->frames = r.n_frames;
-        if (read_bitrate(e, &r)) return CLI_EXIT_INPUT;
-        printf("%-40s %12.3f kbit/s  %s %.6f  (%u frames)\n", e->path, e->kbps,
-               c->metric ? c->metric : "vmaf", e->vmaf, e->frames);
-        fflush(stdout);
+    int n = 0;
+    argv[n++] = (char *)argv0;
+    argv[n++] = "-r";
+    argv[n++] = (char *)c->ref;
+    argv[n++] = "-d";
+    argv[n++] = c->enc[i].path;
+    for (unsigned k = 0; k < a->n_pass; k++) argv[n++] = a->pass[k];
+    argv[n] = NULL;
+    if (cli_parse(n, argv, s) != CLI_PARSE_RUN) return CLI_EXIT_USAGE;
+    if (s->no_prediction || !s->n_model) {
+        fprintf(stderr, "exactvmaf compare: a model is needed to compare\n");
+        return CLI_EXIT_USAGE;
     }
     return 0;
 }
 
-/* ---- --points ---- */
-
-/* Split one CSV line in place (double quotes, "" inside them). */
-static unsigned csv_split(char *line, char **field, unsigned max)
+static int set_metric(Compare *c, const CliSettings *s)
 {
-    unsigned n = 0;
-    char *p = line;
-    for (;;) {
-        if (n == max) return n;
-        char *out = p;
-        field[n++] = p;
-        if (*p == '"') {
-            p++;
-            while (*p) {
-                if (*p == '"' && p[1] == '"') {
-                    *out++ = '"';
-                    p += 2;
-                } else if (*p == '"') {
-                    p++;
-                    break;
-                } else {
-                    *out++ = *p++;
-                }
-            }
-            while (*p && *p != ',') p++;
-        } else {
-            while (*p && *p != ',') *out++ = *p++;
-        }
-        const char sep = *p;
-        *out = '\0';
-        if (sep != ',') return n;
-        p++;
-    }
+    c->metric = strdup(s->model[0].cfg.name);
+    return c->metric ? 0 : CLI_EXIT_COMPUTE;
 }
 
-static int number(const char *s, double *v)
+/* Each encode scored here, or its scores taken from --scores. */
+static int score_all(Compare *c, const Args *a, const char *argv0)
 {
-    char *end;
-    *v = strtod(s, &end);
-    return *s && !*end && isfinite(*v) ? 0 : -1;
-}
-
-static int read_points(Compare *c, const char *path)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        fprintf(stderr, "exactvmaf compare: cannot read %s: %s\n", path, strerror(errno));
-        return CLI_EXIT_INPUT;
-    }
-    char line[8192];
-    char *field[64];
-    int col_ladder = -1, col_file = -1, col_rate = -1, col_vmaf = -1, col_frames = -1;
-    unsigned line_no = 0;
-    int rc = 0;
-    c->grouping = "the points' ladder column";
-    while (!rc && fgets(line, sizeof(line), f)) {
-        line_no++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (!line[0] || line[0] == '#') continue;
-        const unsigned n = csv_split(line, field, 64);
-        if (col_rate < 0 && col_ladder < 0) {
-            for (unsigned k = 0; k < n; k++) {
-                if (!strcmp(field[k], "ladder")) col_ladder = (int)k;
-                else if (!strcmp(field[k], "file")) col_file = (int)k;
-                else if (!strcmp(field[k], "bitrate_kbps")) col_rate = (int)k;
-                else if (!strcmp(field[k], "vmaf")) col_vmaf = (int)k;
-                else if (!strcmp(field[k], "frames")) col_frames = (int)k;
-            }
-            if (col_ladder < 0 || col_rate < 0 || col_vmaf < 0) {
-                fprintf(stderr, "exactvmaf compare: %s: the first line must name the columns "
-                        "ladder, bitrate_kbps and vmaf\n", path);
-                rc = CLI_EXIT_INPUT;
-            }
-            continue;
+    char *argv[CMP_MAX_PASS + 8];
+    int rc = a->scores ? compare_read_scores(c, a->scores) : 0;
+    for (unsigned i = 0; !rc && i < c->n_enc; i++) {
+        CmpEncode *e = &c->enc[i];
+        CliSettings s;
+        CliRunScores r = { 0 };
+        rc = encode_settings(c, a, argv0, i, argv, &s);
+        if (!rc && !i) rc = set_metric(c, &s);
+        if (!rc && a->scores) {
+            r.n_frames = e->frames;
+        } else if (!rc) {
+            fprintf(stderr, "exactvmaf compare: [%u/%u] %s\n", i + 1, c->n_enc, e->path);
+            rc = cli_run(&s, argv, &r);
+            e->vmaf = r.mean;
+            e->vmaf_hmean = r.harmonic_mean;
+            e->frames = r.n_frames;
         }
-        const int need = col_ladder > col_rate ? col_ladder : col_rate;
-        CmpEncode e = { .rate_source = "given", .vmaf_hmean = NAN };
-        double frames = 0;
-        if ((unsigned)(need > col_vmaf ? need : col_vmaf) >= n || !field[col_ladder][0] ||
-            number(field[col_rate], &e.kbps) || !(e.kbps > 0) ||
-            number(field[col_vmaf], &e.vmaf) ||
-            (col_frames >= 0 && (unsigned)col_frames < n && field[col_frames][0] &&
-             (number(field[col_frames], &frames) || frames < 0 || frames > 4e9))) {
-            fprintf(stderr, "exactvmaf compare: %s line %u: expected a ladder, a bitrate above "
-                    "0 and a score\n", path, line_no);
-            rc = CLI_EXIT_INPUT;
-            break;
-        }
-        e.frames = (unsigned)frames;
-        char label[32];
-        snprintf(label, sizeof(label), "line %u", line_no);
-        e.path = strdup(col_file >= 0 && (unsigned)col_file < n && field[col_file][0] ?
-                        field[col_file] : label);
-        CmpEncode *grown = realloc(c->enc, (c->n_enc + 1) * sizeof(*grown));
-        if (!e.path || !grown ||
-            add_ladder(c, field[col_ladder], strlen(field[col_ladder]), &e.ladder)) {
-            free(e.path);
-            if (grown) c->enc = grown;
-            rc = CLI_EXIT_COMPUTE;
-            break;
-        }
-        c->enc = grown;
-        c->enc[c->n_enc++] = e;
-    }
-    if (!rc && ferror(f)) rc = CLI_EXIT_INPUT;
-    fclose(f);
-    if (!rc && !c->n_enc) {
-        fprintf(stderr, "exactvmaf compare: %s holds no points\n", path);
-        rc = CLI_EXIT_INPUT;
+        cli_free(&s);
+        if (rc) break;
+        if (read_bitrate(e, &r)) return CLI_EXIT_INPUT;
+        printf("%-40s %12.3f kbit/s  %s %.6f  (%u frames)\n", e->path, e->kbps, c->metric,
+               e->vmaf, e->frames);
+        fflush(stdout);
     }
     return rc;
+}
+
+/* ---- --plan ---- */
+
+/* Each encode's ladder and container bitrate; NAN (source "size/frames")
+ * where the bitrate needs the frames scored. */
+static int plan_all(Compare *c, const Args *a, const char *argv0)
+{
+    char *argv[CMP_MAX_PASS + 8];
+    CliSettings s;
+    int rc = encode_settings(c, a, argv0, 0, argv, &s);
+    if (!rc) rc = set_metric(c, &s);
+    cli_free(&s);
+    for (unsigned i = 0; !rc && i < c->n_enc; i++) {
+        CmpEncode *e = &c->enc[i];
+        double bits;
+        const int known = container_bitrate(e, &bits);
+        if (known < 0) return CLI_EXIT_INPUT;
+        if (known) {
+            e->kbps = NAN;
+            e->rate_source = "size/frames";
+            printf("%-40s %-20s %12s kbit/s  (from the frames it has when scored)\n", e->path,
+                   c->lad[e->ladder].name, "?");
+        } else {
+            printf("%-40s %-20s %12.3f kbit/s  (%s)\n", e->path, c->lad[e->ladder].name, e->kbps,
+                   e->rate_source);
+        }
+    }
+    if (rc) return rc;
+    printf("\n%u ladder%s (grouped by %s; the first is the anchor):", c->n_lad,
+           c->n_lad == 1 ? "" : "s", c->grouping);
+    for (unsigned l = 0; l < c->n_lad; l++) printf("%s %s", l ? "," : "", c->lad[l].name);
+    putchar('\n');
+    return 0;
 }
 
 /* ---- Output ---- */
@@ -566,6 +546,35 @@ static void write_json(FILE *f, const Compare *c)
         fputs("}}", f);
     }
     fputs("\n  ]\n}\n", f);
+}
+
+static void write_plan_json(FILE *f, const Compare *c)
+{
+    fputs("{\n  \"reference\": ", f);
+    json_str(f, c->ref);
+    fputs(",\n  \"metric\": ", f);
+    json_str(f, c->metric);
+    fputs(",\n  \"grouping\": ", f);
+    json_str(f, c->grouping);
+    fputs(",\n  \"encodes\": [", f);
+    for (unsigned i = 0; i < c->n_enc; i++) {
+        const CmpEncode *e = &c->enc[i];
+        fputs(i ? ",\n    {\"file\": " : "\n    {\"file\": ", f);
+        json_str(f, e->path);
+        fputs(", \"ladder\": ", f);
+        json_str(f, c->lad[e->ladder].name);
+        fputs(", \"bitrate_kbps\": ", f);
+        json_num(f, e->kbps);
+        fputs(", \"bitrate_source\": ", f);
+        json_str(f, e->rate_source);
+        fputc('}', f);
+    }
+    fputs("\n  ],\n  \"ladders\": [", f);
+    for (unsigned l = 0; l < c->n_lad; l++) {
+        fputs(l ? ", " : "", f);
+        json_str(f, c->lad[l].name);
+    }
+    fputs("]\n}\n", f);
 }
 
 static void csv_str(FILE *f, const char *s)
@@ -702,7 +711,7 @@ int compare_main(int argc, char *argv[])
     }
     if (a.points) {
         c.metric = strdup("vmaf");
-        rc = read_points(&c, a.points);
+        rc = compare_read_points(&c, a.points);
         if (rc) goto done;
     } else {
         c.n_enc = a.n_pos - 1;
@@ -726,6 +735,11 @@ int compare_main(int argc, char *argv[])
         }
         rc = group_encodes(&c, a.group_by);
         if (rc) goto done;
+        if (a.plan) {
+            rc = plan_all(&c, &a, argv[0]);
+            if (!rc && a.json && write_file(a.json, &c, write_plan_json)) rc = CLI_EXIT_OUTPUT;
+            goto done;
+        }
         cli_install_stop_handlers();
         rc = score_all(&c, &a, argv[0]);
         if (rc) goto done;

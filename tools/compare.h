@@ -46,6 +46,17 @@ typedef struct Compare {
     char *command;
 } Compare;
 
+/** The ladder named name[0..len), added at the end when new. @return 0 or -ENOMEM. */
+int compare_add_ladder(Compare *c, const char *name, size_t len, unsigned *index);
+
+/** --points: c's encodes and ladders from the CSV file's rows (compare_points.c).
+ *  @return 0 or the exit status (printed). */
+int compare_read_points(Compare *c, const char *path);
+
+/** --scores: each encode's vmaf, harmonic mean and frame count from the CSV
+ *  row whose file is its path; every encode needs one. @return 0 or the exit status (printed). */
+int compare_read_scores(Compare *c, const char *path);
+
 /** The HTML page (inline SVG, self-contained). @return 0 or a negative errno (printed). */
 int compare_write_report(const Compare *c, const char *path);
 

@@ -11,6 +11,8 @@ bit for bit, on the CPU or a GPU.
 
     c = exactvmaf.compare('ref.mp4', ['x264/a.mp4', 'x264/b.mp4', 'x265/a.mp4', 'x265/b.mp4'])
     c.bd_rate('x265'), c.ladders, c.encodes   # BD-rate against the first ladder
+    c = exactvmaf.compare('ref.mp4', encodes, client=dask_client)   # scored on Dask
+    exactvmaf.compare_plan('ref.mp4', encodes)   # ladders and bitrates, no scoring
 
 Batch scoring on Dask: python3 -m exactvmaf.batch JOBS.csv --out DIR
 """
@@ -21,7 +23,7 @@ from .result import Result, pool
 from .spec import Model
 from . import spec as _spec
 
-__all__ = ['score', 'compare', 'Scorer', 'Result', 'Error', 'Model', 'pool', 'devices',
+__all__ = ['score', 'compare', 'compare_plan', 'Scorer', 'Result', 'Error', 'Model', 'pool', 'devices',
            'library_version', '__version__']
 
 BACKENDS = ('auto', 'cpu', 'cuda', 'opencl', 'auto-opencl')
@@ -103,7 +105,8 @@ def score(ref, dis, model='vmaf_v0.6.1', features=(), backend='auto', threads=0,
 
 
 def compare(ref, encodes=(), group_by=None, model='vmaf_v0.6.1', features=(), backend='auto',
-            threads=0, report=None, points=None, **options):
+            threads=0, report=None, points=None, csv=None, client=None, shard_frames=0,
+            scores=None, **options):
     """Score encodes of one source against it and compare them as ladders
     (`exactvmaf compare`, whose arithmetic this is); returns a Comparison.
 
@@ -115,8 +118,19 @@ def compare(ref, encodes=(), group_by=None, model='vmaf_v0.6.1', features=(), ba
     model, features, backend, threads, options
                   as for score(); the first model's pooled mean is the score
     report        a path: the comparison's HTML page is written there
+    csv           a path: one row per encode (the tool's --csv) is written there
     points        instead of scoring, a CSV file of points (columns ladder,
                   bitrate_kbps, vmaf): ref and encodes are then not given
+    client        a dask.distributed Client: each encode is scored as a task on
+                  its cluster (the batch runner's machinery), then compared by
+                  `exactvmaf compare --scores`; the result, JSON, CSV and page
+                  equal the single-process comparison's bit for bit. The paths
+                  must be readable by the workers. A failed encode raises Error
+                  and writes nothing.
+    shard_frames  with client: encodes longer than this many frames are cut
+                  into shards of it, computed in parallel and merged exactly
+    scores        with client: a path to keep the scores CSV at (columns file,
+                  vmaf, vmaf_harmonic_mean, frames; `compare --scores` reads it)
     The first ladder is the anchor: c.bd_rate(name) is another ladder's
     BD-rate against it in percent, c.bd_vmaf(name) its BD-VMAF.
     """
@@ -131,12 +145,37 @@ def compare(ref, encodes=(), group_by=None, model='vmaf_v0.6.1', features=(), ba
             raise Error('compare takes a reference path and a list of encoded files')
     elif encodes or ref is not None:
         raise Error('points= replaces ref and encodes: give ref=None and no encodes')
-    from ._cli import compare_files
+    elif client is not None:
+        raise Error('points= has nothing to score: no client=')
+    _count('shard_frames', shard_frames)
+    if client is None and (shard_frames or scores is not None):
+        raise Error('shard_frames= and scores= go with client=')
     models = _spec.models(model)
     if not models:
         raise Error('compare needs a model: its pooled mean is the score')
+    if client is not None:
+        from ._compare_dask import compare_on_dask
+        return compare_on_dask(client, ref, encodes, group_by, models, _spec.features(features),
+                               backend, threads, gpu, report, csv, scores, shard_frames, options)
+    from ._cli import compare_files
     return compare_files(ref, encodes, group_by, models, _spec.features(features), backend,
-                         threads, gpu, report, points, options)
+                         threads, gpu, report, csv, points, options)
+
+
+def compare_plan(ref, encodes, group_by=None, model='vmaf_v0.6.1', **options):
+    """What compare would do, without scoring (`exactvmaf compare --plan`): a
+    dict with reference, metric, grouping, ladders (names, the anchor first)
+    and encodes, one dict each: file, ladder, bitrate_kbps (None where it
+    comes from the frames scored) and bitrate_source. Raises Error for a
+    missing file, a --group-by that does not match, or an unknown option."""
+    if not _is_path(ref) or isinstance(encodes, (str, bytes, os.PathLike)) or \
+            not encodes or not all(_is_path(e) for e in encodes):
+        raise Error('compare_plan takes a reference path and a list of encoded files')
+    models = _spec.models(model)
+    if not models:
+        raise Error('compare needs a model: its pooled mean is the score')
+    from ._cli import compare_plan as plan
+    return plan(ref, encodes, group_by, models, options)
 
 
 def _count(name, value, top=2 ** 31 - 1):

@@ -206,8 +206,49 @@ class Comparison:
         return '<Comparison of %d encodes in %d ladders>' % (len(self.encodes), len(self.ladders))
 
 
+def compare_args(cli, models, features, backend, threads, gpu, options):
+    """The arguments of a compare run that go to each encode's scoring."""
+    argv = ['-q', '--threads', str(threads)]
+    if backend != 'auto':
+        argv += ['--backend', backend]
+    if gpu:
+        argv += ['--gpu', str(gpu)]
+    for m in models:
+        argv += ['--model', m.cli()]
+    for name, opts in features:
+        argv += ['--feature', feature_cli(name, opts)]
+    return argv + option_args(cli, options)
+
+
+def compare_outputs(group_by, report, csv):
+    argv = []
+    if group_by is not None:
+        argv += ['--group-by', group_by]
+    if report is not None:
+        argv += ['--report', os.fspath(report)]
+    if csv is not None:
+        argv += ['--csv', os.fspath(csv)]
+    return argv
+
+
+def compare_plan(ref, encodes, group_by, models, options):
+    """`exactvmaf compare --plan`'s JSON: each encode's ladder and bitrate."""
+    cli = cli_path()
+    with tempfile.TemporaryDirectory(prefix='exactvmaf-') as tmp:
+        out = os.path.join(tmp, 'plan.json')
+        argv = [cli, 'compare', '--plan', '--json', out]
+        argv += compare_args(cli, models, (), 'auto', 0, 0, options)
+        argv += compare_outputs(group_by, None, None)
+        _run_tool(argv + ['--', os.fspath(ref)] + [os.fspath(e) for e in encodes])
+        with open(out) as f:
+            return json.load(f)
+
+
 def compare_files(ref, encodes, group_by, models, features, backend, threads, gpu, report,
-                  points, options):
+                  csv, points, options, scores=None):
+    """`exactvmaf compare`: scoring each encode, or with points (a CSV of
+    ladder, bitrate_kbps, vmaf) or scores (a CSV of file, vmaf, ... computed
+    elsewhere) instead."""
     cli = cli_path()
     with tempfile.TemporaryDirectory(prefix='exactvmaf-') as tmp:
         out = os.path.join(tmp, 'compare.json')
@@ -215,20 +256,10 @@ def compare_files(ref, encodes, group_by, models, features, backend, threads, gp
         if points is not None:
             argv += ['--points', os.fspath(points)]
         else:
-            argv += ['-q', '--threads', str(threads)]
-            if backend != 'auto':
-                argv += ['--backend', backend]
-            if gpu:
-                argv += ['--gpu', str(gpu)]
-            for m in models:
-                argv += ['--model', m.cli()]
-            for name, opts in features:
-                argv += ['--feature', feature_cli(name, opts)]
-            argv += option_args(cli, options)
-        if group_by is not None:
-            argv += ['--group-by', group_by]
-        if report is not None:
-            argv += ['--report', os.fspath(report)]
+            if scores is not None:
+                argv += ['--scores', os.fspath(scores)]
+            argv += compare_args(cli, models, features, backend, threads, gpu, options)
+        argv += compare_outputs(group_by, report, csv)
         if points is None:
             argv += ['--', os.fspath(ref)] + [os.fspath(e) for e in encodes]
         _run_tool(argv)

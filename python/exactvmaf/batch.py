@@ -73,22 +73,8 @@ class Job:
         self.distorted = os.path.join(base, row['distorted'].strip())
         self.models = [m.strip() for m in (row.get('model') or '').split(';') if m.strip()]
         self.features = [f.strip() for f in (row.get('feature') or '').split(';') if f.strip()]
-        self.options = {}
         try:
-            for k, v in row.items():
-                if k in COLUMNS:
-                    continue
-                v = (v or '').strip()
-                if v.lower() in ('false', 'no', ''):
-                    continue
-                # Under the tool's own name, so that frame-cnt is frame_cnt.
-                name = _cli.option_name(cli, k)
-                if name in NOT_IN_BATCH:
-                    raise Error('option %s is not for batches (every shard would write it)' % k)
-                self.options[name] = True if v.lower() in ('true', 'yes') else v
-            for k in ('frame_cnt', 'frame_skip_ref', 'frame_skip_dist', 'subsample'):
-                if k in self.options:
-                    self.options[k] = _cli.tool_uint(self.options[k], k)
+            self.options = tool_options(cli, ((k, v) for k, v in row.items() if k not in COLUMNS))
             presets = any(self.options.get(p) for p in _cli.PRESETS)
             self.model_specs = _spec.models(self.models or (None if presets else 'vmaf_v0.6.1'))
             for m in self.model_specs:
@@ -114,6 +100,28 @@ class Job:
                'options': {k: self.options[k] for k in sorted(self.options)},
                'version': version}
         return hashlib.sha256(json.dumps(key, sort_keys=True).encode()).hexdigest()
+
+
+def tool_options(cli, items):
+    """A job's options under the tool's own names (frame-cnt is frame_cnt),
+    from (name, value) pairs: CSV cells or Python keywords. Empty, false and
+    no leave an option out, true and yes set a flag; the frame counts the
+    shards are cut by become integers."""
+    options = {}
+    for k, v in items:
+        if v is None or v is False:
+            continue
+        v = v if v is True else str(v).strip()
+        if v is not True and v.lower() in ('false', 'no', ''):
+            continue
+        name = _cli.option_name(cli, k)
+        if name in NOT_IN_BATCH:
+            raise Error('option %s is not for batches (every shard would write it)' % k)
+        options[name] = True if v is True or v.lower() in ('true', 'yes') else v
+    for k in ('frame_cnt', 'frame_skip_ref', 'frame_skip_dist', 'subsample'):
+        if k in options:
+            options[k] = _cli.tool_uint(options[k], k)
+    return options
 
 
 def read_jobs(path, cli):
@@ -258,15 +266,15 @@ def plan(job, shard_frames, estimate):
 
 # ---- On a worker ----
 
-def run_shard(job_id, ref, dis, model_specs, feature_specs, options, backend, threads):
+def run_shard(job_id, ref, dis, model_specs, feature_specs, options, backend, threads, gpu=0):
     """Score one shard with the tool; a dict that pickles small."""
-    gpu = os.environ.get('EXACTVMAF_BATCH_GPU')
-    if gpu is not None:
-        backend = 'cuda'
+    worker_gpu = os.environ.get('EXACTVMAF_BATCH_GPU')
+    if worker_gpu is not None:
+        backend, gpu = 'cuda', int(worker_gpu)
     t0 = time.time()
     try:
-        r = _cli.score_files(ref, dis, model_specs, feature_specs, backend, threads,
-                             int(gpu or 0), options)
+        r = _cli.score_files(ref, dis, model_specs, feature_specs, backend, threads, gpu,
+                             options)
     except Error as e:
         return {'error': str(e), 'code': e.code}
     return {'result': r, 't0': t0, 't1': time.time()}
@@ -328,6 +336,55 @@ def merge(shards, outcomes):
         pooled[name] = {} if any(v is None for v in values) else pool(values)
     return Result(frames, numbers, pooled, backends, {}, version,
                   len(frames) / (t1 - t0) if t1 > t0 else None, devices)
+
+
+def compute(client, todo, backend, threads, gpu=0, on_shard=None):
+    """Score jobs on a Dask client: todo is [(job, tag, shards)] with shards
+    from plan() and tag a text naming this computation (in the task keys).
+    Yields (job, Result, shards, None) or (job, None, shards, error message)
+    for each job as it concludes, shards being how many made it. A job
+    whose shards cannot rebuild its result is computed again whole.
+    on_shard(frames) is called as each shard comes back."""
+    from distributed import as_completed
+    plans = {job.id: shards for job, _, shards in todo}
+    where, outcomes = {}, {}
+    pending = as_completed()
+
+    def submit(job, tag, attempt):
+        outcomes[job.id] = [None] * len(plans[job.id])
+        for k, (start, pre, keep, opts) in enumerate(plans[job.id]):
+            f = client.submit(run_shard, job.id, job.reference, job.distorted,
+                              job.model_specs, job.feature_specs, opts, backend, threads, gpu,
+                              pure=False, key='%s-%s-%d-%d' % (job.id, tag[:12], attempt, k))
+            where[f.key] = (job, tag, k)
+            pending.add(f)
+
+    for job, tag, _ in todo:
+        submit(job, tag, 0)
+    for f in pending:
+        job, tag, k = where.pop(f.key)
+        try:
+            o = f.result()
+        except Exception as e:      # a task the cluster gave up on (KilledWorker, ...)
+            o = {'error': '%s: %s' % (type(e).__name__, e)}
+        outcomes[job.id][k] = o
+        if on_shard is not None and 'result' in o:
+            start, pre, keep, _ = plans[job.id][k]
+            on_shard(sum(1 for n in o['result'].frame_numbers
+                         if n >= pre and (keep is None or n < pre + keep)))
+        if any(x is None for x in outcomes[job.id]):
+            continue
+        try:
+            r = merge(plans[job.id], outcomes[job.id])
+        except NeedWhole:
+            # Computed again in one piece: the tool's own result.
+            plans[job.id] = [(0, 0, None, dict(job.options))]
+            submit(job, tag, 1)
+            continue
+        except Error as e:
+            yield job, None, len(plans[job.id]), str(e)
+            continue
+        yield job, r, len(plans[job.id]), None
 
 
 def write_atomic(path, text):
@@ -462,7 +519,7 @@ def run(a):
             os.remove(os.path.join(a.out, name))
 
     status = {}
-    todo = []
+    todo, paths = [], {}
     for job in jobs:
         digest = job.digest(version)
         path = os.path.join(a.out, job.id + '.json')
@@ -474,6 +531,7 @@ def run(a):
         if os.path.exists(path):
             os.remove(path)
         todo.append((job, digest, path))
+        paths[job.id] = (digest, path)
     if len(status) and not a.quiet:
         print('%d of %d jobs already done (same inputs and options): skipped'
               % (len(status), len(jobs)), file=sys.stderr)
@@ -490,54 +548,27 @@ def run(a):
     progress = Progress(len(todo), est_total, a.quiet)
     try:
         if todo:
-            from distributed import as_completed
             client, cluster = _cluster(a)
-            where, outcomes = {}, {}
-            pending = as_completed()
 
-            def submit(job, digest, path, attempt):
-                outcomes[job.id] = [None] * len(plans[job.id])
-                for k, (start, pre, keep, opts) in enumerate(plans[job.id]):
-                    f = client.submit(run_shard, job.id, job.reference, job.distorted,
-                                      job.model_specs, job.feature_specs, opts, a.backend,
-                                      a.threads, pure=False, key='%s-%s-%d-%d' % (
-                                          job.id, digest[:12], attempt, k))
-                    where[f.key] = (job, digest, path, k)
-                    pending.add(f)
+            def shard_done(frames):
+                progress.update(frames=frames)
 
-            for job, digest, path in todo:
-                submit(job, digest, path, 0)
-            for f in pending:
-                job, digest, path, k = where.pop(f.key)
-                try:
-                    o = f.result()
-                except Exception as e:      # a task the cluster gave up on (KilledWorker, ...)
-                    o = {'error': '%s: %s' % (type(e).__name__, e)}
-                outcomes[job.id][k] = o
-                frames = 0
-                if 'result' in o:
-                    start, pre, keep, _ = plans[job.id][k]
-                    frames = sum(1 for n in o['result'].frame_numbers
-                                 if n >= pre and (keep is None or n < pre + keep))
-                done = all(x is not None for x in outcomes[job.id])
-                if done:
+            for job, r, shards, err in compute(client, [(job, digest, plans[job.id])
+                                                for job, digest, _ in todo],
+                                       a.backend, a.threads, on_shard=shard_done):
+                digest, path = paths[job.id]
+                if err is None:
                     try:
-                        r = merge(plans[job.id], outcomes[job.id])
                         extra = {'exactvmaf_batch': json.dumps({
-                            'digest': digest, 'shards': len(plans[job.id]),
+                            'digest': digest, 'shards': shards,
                             'reference': job.reference, 'distorted': job.distorted})}
                         write_atomic(path, r.to_json(extra))
                         status[job.id] = ('ok', r, '')
-                    except NeedWhole:
-                        # Computed again in one piece: the tool's own result.
-                        plans[job.id] = [(0, 0, None, dict(job.options))]
-                        submit(job, digest, path, 1)
-                        done = False
-                    except Error as e:
-                        status[job.id] = ('error', None, str(e))
                     except OSError as e:
                         status[job.id] = ('error', None, 'cannot write %s: %s' % (path, e))
-                progress.update(jobs=1 if done else 0, frames=frames)
+                else:
+                    status[job.id] = ('error', None, err)
+                progress.update(jobs=1)
         progress.end()
     except KeyboardInterrupt:
         progress.end()
