@@ -121,15 +121,16 @@ static int open_backend(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev)
     /* The failing call is told once, with the device, in the one line
      * below: a notice under auto (the failure is not the run's), else the
      * error. */
-    vmaf_log_hold_errors(true);
+    vmaf_log_hold(vmaf->log_id);
     const int err = opencl ? open_opencl(vmaf, dev, n_dev, why, sizeof(why))
                            : open_cuda(vmaf, dev, n_dev, why, sizeof(why));
-    vmaf_log_hold_errors(false);
+    char held[512];
+    vmaf_log_release(vmaf->log_id, false, held, sizeof(held));
     if (err) {
         for (unsigned k = 0; k < *n_dev; k++) dev[k]->ops->close(dev[k]);
         *n_dev = 0;
         /* The held error names the call ("cuda: cuX failed with ..."). */
-        const char *call = vmaf_log_held_error();
+        const char *call = held;
         const char *colon = strstr(call, ": ");
         if (colon && (!strncmp(call, "cuda: ", 6) || !strncmp(call, "opencl: ", 8)))
             call = colon + 2;

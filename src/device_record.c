@@ -156,12 +156,19 @@ VMAF_EXPORT int exactvmaf_device_describe(enum ExactvmafBackend backend, unsigne
         if (i >= (unsigned)count) return -ENOENT;
         VmafGpuDev *d = NULL;
         char why[256] = "";
-        /* The failing call goes on the device's line, not in an error of its own. */
-        vmaf_log_hold_errors(true);
+        /* The failing call goes on the device's line, not in an error of
+         * its own; the hold is this call's alone, not every caller's
+         * without a context. */
+        const uint64_t log_id = vmaf_log_register(vmaf_log_default_level());
+        vmaf_log_bind(log_id);
+        vmaf_log_hold(log_id);
         err = evc_device_open(&d, (int)i, why, sizeof(why));
-        vmaf_log_hold_errors(false);
+        char held[512];
+        vmaf_log_release(log_id, false, held, sizeof(held));
+        vmaf_log_bind(0);
+        vmaf_log_unregister(log_id);
         if (err) {
-            const char *call = vmaf_log_held_error();
+            const char *call = held;
             if (!strncmp(call, "cuda: ", 6)) call += 6;
             snprintf(line, len, "cuda %u: cannot be opened: %s%s%s", i, why, *call ? ": " : "",
                      call);

@@ -20,16 +20,23 @@
 #include "log.h"
 
 #define HELD_MAX 8
+#define HOLD_DEPTH 4
+
+/* One vmaf_log_hold(): the errors logged while it is the innermost, the
+ * first HELD_MAX of them kept, the others counted. */
+typedef struct LogHold {
+    unsigned n_kept, n_more;
+    char *kept[HELD_MAX];
+} LogHold;
 
 typedef struct LogTarget {
     uint64_t id;
     int level;
     ExactvmafLogCallback cb;
     void *opaque;
-    /* Errors held back (vmaf_log_hold), the first HELD_MAX of them. */
-    bool hold;
-    unsigned n_held;
-    char *held[HELD_MAX];
+    /* Holds in force; past HOLD_DEPTH a hold shares the innermost one's. */
+    unsigned depth;
+    LogHold hold[HOLD_DEPTH];
 } LogTarget;
 
 static pthread_mutex_t targets_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -43,19 +50,6 @@ static ExactvmafLogCallback default_cb;
 static void *default_opaque;
 
 static _Thread_local uint64_t bound_id;
-static _Thread_local bool errors_held;
-static _Thread_local char held_error[512];
-
-void vmaf_log_hold_errors(bool on)
-{
-    errors_held = on;
-    if (on) held_error[0] = '\0';
-}
-
-const char *vmaf_log_held_error(void)
-{
-    return held_error;
-}
 
 static void emit(enum VmafLogLevel level, ExactvmafLogCallback cb, void *opaque,
                  const char *buf);
@@ -65,6 +59,14 @@ void vmaf_log_set_level(enum VmafLogLevel level)
     pthread_mutex_lock(&targets_lock);
     default_level = (int)level;
     pthread_mutex_unlock(&targets_lock);
+}
+
+enum VmafLogLevel vmaf_log_default_level(void)
+{
+    pthread_mutex_lock(&targets_lock);
+    const int level = default_level;
+    pthread_mutex_unlock(&targets_lock);
+    return (enum VmafLogLevel)level;
 }
 
 uint64_t vmaf_log_register(enum VmafLogLevel level)
@@ -94,17 +96,17 @@ static LogTarget *find(uint64_t id)
     return NULL;
 }
 
-static void drop_held(LogTarget *t)
+static void drop_kept(LogHold *h)
 {
-    for (unsigned i = 0; i < t->n_held && i < HELD_MAX; i++) free(t->held[i]);
-    t->n_held = 0;
+    for (unsigned i = 0; i < h->n_kept; i++) free(h->kept[i]);
+    *h = (LogHold){ 0 };
 }
 
 void vmaf_log_unregister(uint64_t id)
 {
     pthread_mutex_lock(&targets_lock);
     LogTarget *t = find(id);
-    if (t) drop_held(t);
+    for (unsigned i = 0; t && i < HOLD_DEPTH; i++) drop_kept(&t->hold[i]);
     if (t) *t = targets[--n_targets];
     if (!n_targets) {
         free(targets);
@@ -139,17 +141,22 @@ VMAF_EXPORT void exactvmaf_set_default_logger(ExactvmafLogCallback cb, void *opa
     pthread_mutex_unlock(&targets_lock);
 }
 
+/* Keep `msg` in target id's innermost hold; false when it holds nothing (any more). */
+static bool keep(uint64_t id, const char *msg)
+{
+    pthread_mutex_lock(&targets_lock);
+    LogTarget *t = find(id);
+    LogHold *h = t && t->depth ? &t->hold[(t->depth < HOLD_DEPTH ? t->depth : HOLD_DEPTH) - 1]
+                               : NULL;
+    char *copy = h && h->n_kept < HELD_MAX ? strdup(msg) : NULL;
+    if (copy) h->kept[h->n_kept++] = copy;
+    else if (h) h->n_more++;
+    pthread_mutex_unlock(&targets_lock);
+    return h;
+}
+
 void vmaf_log(enum VmafLogLevel level, const char *fmt, ...)
 {
-    if (errors_held && level == VMAF_LOG_LEVEL_ERROR) {
-        if (!held_error[0]) {
-            va_list ap;
-            va_start(ap, fmt);
-            vsnprintf(held_error, sizeof(held_error), fmt, ap);
-            va_end(ap);
-        }
-        level = VMAF_LOG_LEVEL_DEBUG;
-    }
     pthread_mutex_lock(&targets_lock);
     const LogTarget *t = find(bound_id);
     const int max_level = t ? t->level : default_level;
@@ -159,25 +166,26 @@ void vmaf_log(enum VmafLogLevel level, const char *fmt, ...)
         cb = default_cb;
         opaque = default_opaque;
     }
-    const bool hold = t && t->hold && level == VMAF_LOG_LEVEL_ERROR;
+    const bool held = t && t->depth && level == VMAF_LOG_LEVEL_ERROR;
     pthread_mutex_unlock(&targets_lock);
-    /* Errors are always shown: a failing call must say why. */
-    if (level != VMAF_LOG_LEVEL_ERROR && (int)level > max_level) return;
+    /* Errors are always shown (a failing call must say why), except while
+     * held: then they are kept for the release, and told at the debug
+     * level where they happen. */
+    const bool shown = held ? max_level >= VMAF_LOG_LEVEL_DEBUG
+                            : level == VMAF_LOG_LEVEL_ERROR || (int)level <= max_level;
+    if (!held && !shown) return;
 
     char buf[1024];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(buf, sizeof(buf), fmt, ap);
     va_end(ap);
-    if (hold) {
-        pthread_mutex_lock(&targets_lock);
-        LogTarget *h = find(bound_id);
-        const bool held = h && h->hold;
-        if (held && h->n_held < HELD_MAX) h->held[h->n_held] = strdup(buf);
-        if (held) h->n_held++;
-        pthread_mutex_unlock(&targets_lock);
-        if (held) return;
-    }
+    if (held && !keep(bound_id, buf))
+        level = VMAF_LOG_LEVEL_ERROR;     /* released meanwhile: an error like any */
+    else if (held && shown)
+        level = VMAF_LOG_LEVEL_DEBUG;
+    else if (held)
+        return;
     emit(level, cb, opaque, buf);
 }
 
@@ -201,7 +209,7 @@ void vmaf_log_hold(uint64_t id)
 {
     pthread_mutex_lock(&targets_lock);
     LogTarget *t = find(id);
-    if (t) t->hold = true;
+    if (t) t->depth++;
     pthread_mutex_unlock(&targets_lock);
 }
 
@@ -210,30 +218,39 @@ void vmaf_log_release(uint64_t id, bool show, char *first, size_t len)
     if (first && len) first[0] = '\0';
     pthread_mutex_lock(&targets_lock);
     LogTarget *t = find(id);
-    char *held[HELD_MAX] = { 0 };
-    unsigned n = 0, n_all = 0;
-    ExactvmafLogCallback cb = default_cb;
-    void *opaque = default_opaque;
-    if (t) {
-        t->hold = false;
-        n_all = t->n_held;
-        n = n_all < HELD_MAX ? n_all : HELD_MAX;
-        memcpy(held, t->held, n * sizeof(*held));
-        t->n_held = 0;
-        if (t->cb) {
-            cb = t->cb;
-            opaque = t->opaque;
+    if (!t || !t->depth || t->depth-- > HOLD_DEPTH) {
+        /* No hold, or one past HOLD_DEPTH: its errors are the enclosing hold's. */
+        pthread_mutex_unlock(&targets_lock);
+        return;
+    }
+    LogHold h = t->hold[t->depth];
+    t->hold[t->depth] = (LogHold){ 0 };
+    if (h.n_kept && first && len) snprintf(first, len, "%s", h.kept[0]);
+    if (show && t->depth) {
+        /* Still held by an enclosing hold: the errors are now its own. */
+        LogHold *outer = &t->hold[t->depth - 1];
+        for (unsigned i = 0; i < h.n_kept; i++) {
+            if (outer->n_kept < HELD_MAX) {
+                outer->kept[outer->n_kept++] = h.kept[i];
+            } else {
+                free(h.kept[i]);
+                outer->n_more++;
+            }
         }
+        outer->n_more += h.n_more;
+        pthread_mutex_unlock(&targets_lock);
+        return;
     }
+    ExactvmafLogCallback cb = t->cb ? t->cb : default_cb;
+    void *opaque = t->cb ? t->opaque : default_opaque;
     pthread_mutex_unlock(&targets_lock);
-    if (n && held[0] && first && len) snprintf(first, len, "%s", held[0]);
-    for (unsigned i = 0; i < n; i++) {
-        if (show && held[i]) emit(VMAF_LOG_LEVEL_ERROR, cb, opaque, held[i]);
-        free(held[i]);
+    for (unsigned i = 0; i < h.n_kept; i++) {
+        if (show) emit(VMAF_LOG_LEVEL_ERROR, cb, opaque, h.kept[i]);
+        free(h.kept[i]);
     }
-    if (show && n_all > n) {
+    if (show && h.n_more) {
         char more[64];
-        snprintf(more, sizeof(more), "(%u more errors)", n_all - n);
+        snprintf(more, sizeof(more), "(%u more errors)", h.n_more);
         emit(VMAF_LOG_LEVEL_ERROR, cb, opaque, more);
     }
 }

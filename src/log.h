@@ -27,25 +27,24 @@ int vmaf_log_set_callback(uint64_t id, ExactvmafLogCallback cb, void *opaque);
 void vmaf_log_bind(uint64_t id);
 
 /**
- * While held (on the calling thread), errors are logged at the debug level
- * instead, and the first is kept: an attempt whose failure is not the run's
- * (a GPU that auto then replaces with the CPU) says what failed once, in
- * its caller's notice. Turning it on forgets the kept one.
- */
-void vmaf_log_hold_errors(bool on);
-/** The first error logged while held on this thread; "" when none. */
-const char *vmaf_log_held_error(void);
-/**
- * Hold back target id's errors (not shown, kept) until vmaf_log_release():
- * under backend auto a GPU's failure is the CPU's to take over, not yet an
- * error of the run.
+ * Hold back target id's errors, whichever of its threads logs them, until
+ * the matching vmaf_log_release(): an attempt whose failure may not be the
+ * run's (a GPU that auto replaces with the CPU, a frame in flight that
+ * fewer frames replace) says what failed in its caller's notice, or not at
+ * all. A held error is kept, and told at the debug level as it happens.
+ * Holds nest (the innermost keeps); id 0, the default target, is never
+ * held: a caller without a context holds a target of its own, bound to
+ * its thread.
  */
 void vmaf_log_hold(uint64_t id);
 /**
- * Stop holding: the held errors are shown (show) or dropped; the first one
- * is copied to `first` (len bytes, may be NULL).
+ * End the innermost hold of target id: its errors are shown (show) or
+ * dropped, and the first one is copied to `first` (len bytes, may be NULL;
+ * "" when none). Shown errors of a nested hold pass to the enclosing hold.
  */
 void vmaf_log_release(uint64_t id, bool show, char *first, size_t len);
+/** The level of messages outside every context. */
+enum VmafLogLevel vmaf_log_default_level(void);
 
 #if defined(__GNUC__)
 __attribute__((format(printf, 2, 3)))

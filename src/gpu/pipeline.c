@@ -231,9 +231,11 @@ int vmaf_gpu_start(VmafGpu *gpu)
             /* Past the lanes needed, short memory means fewer lanes, not an
              * error: the driver's message waits to be told either way. */
             const bool may_shrink = i >= min_k && !forced;
-            if (may_shrink) vmaf_log_hold_errors(true);
+            if (may_shrink) vmaf_log_hold(gpu->cfg.log_id);
             int err = gpu_lane_create(gpu, l, d * stride + i, d, i ? gpu->lane[d * stride] : NULL);
-            if (may_shrink) vmaf_log_hold_errors(false);
+            char held[512] = "";
+            if (may_shrink)
+                vmaf_log_release(gpu->cfg.log_id, err && err != -ENOMEM, held, sizeof(held));
             if (!err && i == 0 && !forced) {
                 /* At most 3/4 of the free memory for the lanes. */
                 const size_t per = l->bytes ? l->bytes : 1;
@@ -249,8 +251,7 @@ int vmaf_gpu_start(VmafGpu *gpu)
             if (err == -ENOMEM && may_shrink) {
                 /* No free figure: OpenCL cannot tell what other processes took. */
                 vmaf_log(VMAF_LOG_LEVEL_INFO, "%s: device memory for %u frames in "
-                         "flight per device, not %u (%s)", vmaf_gpu_backend(gpu), i, k,
-                         vmaf_log_held_error());
+                         "flight per device, not %u (%s)", vmaf_gpu_backend(gpu), i, k, held);
                 for (unsigned e = 0; e < d; e++) {
                     gpu_lane_free(gpu->lane[e * stride + i]);
                     free(gpu->lane[e * stride + i]);
@@ -258,8 +259,6 @@ int vmaf_gpu_start(VmafGpu *gpu)
                 }
                 goto shrink;
             }
-            if (may_shrink && *vmaf_log_held_error())
-                vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s", vmaf_log_held_error());
             if (err == -ENOMEM)
                 vmaf_log(VMAF_LOG_LEVEL_ERROR,
                          "%s: out of device memory on %s: frame in flight %u of %u needed "
