@@ -11,13 +11,18 @@
 #   pipeline   gpu_pipeline_test --sanitize: frames in flight, seams between two
 #              pipelines, a bad frame, contexts in threads
 #   devpics    gpu_pipeline_test --sanitize --device-pictures
+#              (racecheck, at about half a minute a context, runs both with
+#              --sanitize=light: one case each for several frames in flight,
+#              seams on --gpu 0,0, 8 and 10 bits, odd sizes, device pictures)
 #   cli        the CLI with --gpu 0,0 (two pipelines on one device) and 3
 #              frames in flight on a 10-bit fixture, every extractor with a
 #              twin and the v0.6.1 model
 # A tool's line says "0 errors" only when every workload ran to its end
-# (exit 0) and the tool reported nothing; anything else prints FAIL and the
-# script exits 1. A workload is stopped after $SANITIZE_TIMEOUT seconds
-# (default 1800). Logs: $SANITIZE_LOGS (default build/sanitize). Exits 77
+# (exit 0), the pipeline test's workloads ran checks (their number is on
+# the line), and the tool reported nothing; anything else prints FAIL and
+# the script exits 1. A workload is stopped after $SANITIZE_TIMEOUT seconds
+# (default 1800). Logs: $SANITIZE_LOGS (default build/sanitize). Some of the
+# tools only: SANITIZE_TOOLS="racecheck initcheck". Exits 77
 # where there is no compute-sanitizer or no CUDA device.
 set -u
 cd "$(dirname "$0")/.."
@@ -47,10 +52,12 @@ FEATURES=(--feature float_adm --feature float_vif --feature float_motion --featu
 
 workloads=(twins pipeline devpics cli)
 command_of() {
+    local light=--sanitize
+    [ "$2" = racecheck ] && light=--sanitize=light
     case $1 in
     twins)    echo "$B/tests/parity --shared $S --sanitize --backend cuda" ;;
-    pipeline) echo "$B/tests/gpu_pipeline_test --sanitize" ;;
-    devpics)  echo "$B/tests/gpu_pipeline_test --sanitize --device-pictures" ;;
+    pipeline) echo "$B/tests/gpu_pipeline_test $light" ;;
+    devpics)  echo "$B/tests/gpu_pipeline_test $light --device-pictures" ;;
     cli)      echo "$B/tools/exactvmaf -r $FIX/ref.yuv -d $FIX/dis.yuv --width 576 --height 324
                     --pixel_format 420 --bitdepth 10 --frame_cnt 6 --backend cuda --gpu 0,0
                     --frames-in-flight 3 --model version=vmaf_v0.6.1 ${FEATURES[*]}
@@ -64,6 +71,16 @@ count() {
     n=$(grep -ahoE "(ERROR SUMMARY: [0-9]+ error|RACECHECK SUMMARY: [0-9]+ hazard)" "$1" |
         grep -oE "[0-9]+" | tail -1)
     echo "${n:-?}"
+}
+
+# The checks the pipeline test ran ("N checks, M failed"); "" for the other workloads.
+checks() {
+    case $2 in
+    pipeline|devpics)
+        local n
+        n=$(grep -aoE "^[0-9]+ checks, [0-9]+ failed" "$1" | tail -1 | grep -oE "^[0-9]+")
+        echo "${n:-0}" ;;
+    esac
 }
 
 # One workload under one tool; its log ends with the exit status.
@@ -85,11 +102,13 @@ run_one() {
 summarise() {
     local tool=$1 total=0 bad="" parts=""
     for w in "${workloads[@]}"; do
-        local log="$LOGS/$tool-$w.log" n rc
+        local log="$LOGS/$tool-$w.log" n rc c
         n=$(count "$log")
         rc=$(tail -1 "$log" | grep -oE "[0-9]+$")
-        parts="$parts $w=$n"
+        c=$(checks "$log" "$w")
+        parts="$parts $w=$n${c:+ ($c checks)}"
         if [ "$rc" != 0 ]; then bad="$bad $w(exit $rc)"; fi
+        if [ "$c" = 0 ]; then bad="$bad $w(no checks)"; fi
         if [ "$n" = "?" ]; then bad="$bad $w(no summary)"; else total=$((total + n)); fi
     done
     local what="errors"
@@ -101,7 +120,7 @@ summarise() {
     fi
 }
 
-tools=(memcheck racecheck synccheck initcheck)
+read -r -a tools <<< "${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}"
 # Every (tool, workload) at once: the tools are bound by the host's cores.
 for tool in "${tools[@]}"; do
     for w in "${workloads[@]}"; do run_one "$tool" "$w" & done
