@@ -4,11 +4,11 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "export.h"
 #include "gpu/dev_picture.h"
 #include "log.h"
+#include "mem.h"
 #include "picture_internal.h"
 #include "exactvmaf/exactvmaf.h"
 
@@ -35,8 +35,8 @@ struct VmafPicturePool {
     unsigned bpc, w, h;
 };
 
-/* Pool buffers start on a page and fill whole pages: the unit of pinning. */
-#define POOL_ALIGN 4096
+/* Pool buffers start on a page and fill whole pages (vmaf_mem_map_size):
+ * the unit of pinning. */
 
 struct VmafRef {
     atomic_int cnt;
@@ -50,31 +50,21 @@ struct VmafRef {
 };
 
 /*
- * Pool buffers are mapped rather than allocated: fresh anonymous pages read
- * as zero without being written, so a buffer costs nothing until it is
- * filled (a reader asked to stop halfway through a giant frame does not
- * first wait for gigabytes to be cleared), and goes back to the system whole.
+ * Pool buffers are mapped rather than allocated (mem.h): fresh anonymous
+ * pages read as zero without being written, so a buffer costs nothing until
+ * it is filled (a reader asked to stop halfway through a giant frame does not
+ * first wait for gigabytes to be cleared), goes back to the system whole, and
+ * from 2 MiB up comes in huge pages, which a frame fills at a fraction of
+ * the page faults' cost.
  */
 static void *pool_buf_new(size_t size)
 {
-#if defined(MAP_ANONYMOUS)
-    void *buf = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return buf == MAP_FAILED ? NULL : buf;
-#else
-    void *buf = aligned_alloc(POOL_ALIGN, size);
-    if (buf) memset(buf, 0, size);
-    return buf;
-#endif
+    return vmaf_mem_map(size);
 }
 
 static void pool_buf_free(void *buf, size_t size)
 {
-#if defined(MAP_ANONYMOUS)
-    munmap(buf, size);
-#else
-    (void)size;
-    free(buf);
-#endif
+    vmaf_mem_unmap(buf, size);
 }
 
 /* A header claiming 2e9 x 2e9 is refused here rather than attempted. */
@@ -203,8 +193,7 @@ int vmaf_picture_pool_create(VmafPicturePool **out, enum VmafPixelFormat pix_fmt
         return -ENOMEM;
     }
     atomic_init(&pool->refs, 1);
-    pool->size = (layout(&probe, pix_fmt, bpc, w, h, offset) + POOL_ALIGN - 1) &
-                 ~(size_t)(POOL_ALIGN - 1);
+    pool->size = vmaf_mem_map_size(layout(&probe, pix_fmt, bpc, w, h, offset));
     pool->pix_fmt = pix_fmt;
     pool->bpc = bpc;
     pool->w = w;

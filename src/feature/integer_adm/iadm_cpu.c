@@ -29,6 +29,7 @@
 
 #include "iadm_arith.h"
 #include "iadm_cpu.h"
+#include "mem.h"
 
 #define IADM_ALIGN 64
 /* Leading slack of a padded row, in elements: keeps [0] aligned. */
@@ -69,7 +70,7 @@ int iadm_cpu_init(IadmCpu *c, int w, int h, int n_lim)
     const size_t rows = 6 + 24 * (size_t)n_lim + 10;
     const size_t total = 4 * plane + rows * row + 2 * row16 + 4 * row32 + div_sz + idx_sz;
 
-    char *m = aligned_alloc(IADM_ALIGN, total);
+    char *m = vmaf_mem_alloc_large(total);
     if (!m)
         return -ENOMEM;
     /* Zeroed: the reference reads zeros where it never writes (see above). */

@@ -24,6 +24,7 @@
 #include "ivif_dsp.h"
 #include "ivif_host.h"
 #include "log.h"
+#include "mem.h"
 
 static const VmafOption options[] = {
     {
@@ -246,8 +247,8 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 
     for (int sc = 1; sc < IVIF_NUM_SCALES; sc++) {
         const size_t n = (size_t)s->sw[sc] * (size_t)s->sh[sc];
-        s->img[sc][0] = malloc((n ? n : 1) * sizeof(uint16_t));
-        s->img[sc][1] = malloc((n ? n : 1) * sizeof(uint16_t));
+        s->img[sc][0] = vmaf_mem_alloc_large((n ? n : 1) * sizeof(uint16_t));
+        s->img[sc][1] = vmaf_mem_alloc_large((n ? n : 1) * sizeof(uint16_t));
         if (!s->img[sc][0] || !s->img[sc][1])
             goto fail;
     }
