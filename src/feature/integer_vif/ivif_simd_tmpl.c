@@ -405,14 +405,27 @@ TGT void ISA(ivif_filter_row)(const IvifTaps *t, const IvifScratch *s, const Ivi
     }
 }
 
-TGT void ISA(ivif_row_sums)(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
-                            const uint16_t *log2_table, IvifAccum *acc)
+/** The pair offsets hpairs() gives the fixed filters of width fw (the 3-tap one split). */
+static inline int canonical_off(int fw, int i)
+{
+    return fw == 3 ? i - 1 : 2 * i - fw / 2;
+}
+
+/*
+ * The horizontal pass and the statistic of a row. Inlined with fw and np
+ * known at compile time (`fixed`), the pair loop unrolls, its offsets become
+ * constant displacements and its coefficients stay in registers.
+ */
+TGT static inline __attribute__((always_inline)) void
+hstat_row(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
+          const uint16_t *log2_table, IvifAccum *acc, const int fixed, const int fw,
+          const int np, const int *off_run, const V *coef)
 {
     const int w = t->w;
-    vert_pass(t, s);
-    int off[IVIF_MAX_TAPS];
-    V coef[IVIF_MAX_TAPS];
-    const int np = hcoef(t->f, t->fw, off, coef);
+    int off_fixed[IVIF_MAX_TAPS];
+    for (int i = 0; i < np; i++)
+        off_fixed[i] = canonical_off(fw, i);
+    const int *off = fixed ? off_fixed : off_run;
     VD eglv[IVIF_MAX_GAIN_LIMITS];
     for (int e = 0; e < gl->n; e++)
         eglv[e] = vd_set1(gl->v[e]);
@@ -431,6 +444,28 @@ TGT void ISA(ivif_row_sums)(const IvifTaps *t, const IvifScratch *s, const IvifG
         }
     }
     stat_flush(&a, gl->n, acc);
+}
+
+TGT void ISA(ivif_row_sums)(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
+                            const uint16_t *log2_table, IvifAccum *acc)
+{
+    vert_pass(t, s);
+    int off[IVIF_MAX_TAPS];
+    V coef[IVIF_MAX_TAPS];
+    const int np = hcoef(t->f, t->fw, off, coef);
+    int fixed = np == (t->fw == 3 ? 2 : (t->fw + 1) / 2);
+    for (int i = 0; fixed && i < np; i++)
+        fixed = off[i] == canonical_off(t->fw, i);
+    if (fixed && t->fw == 17)
+        hstat_row(t, s, gl, log2_table, acc, 1, 17, 9, off, coef);
+    else if (fixed && t->fw == 9)
+        hstat_row(t, s, gl, log2_table, acc, 1, 9, 5, off, coef);
+    else if (fixed && t->fw == 5)
+        hstat_row(t, s, gl, log2_table, acc, 1, 5, 3, off, coef);
+    else if (fixed && t->fw == 3)
+        hstat_row(t, s, gl, log2_table, acc, 1, 3, 2, off, coef);
+    else
+        hstat_row(t, s, gl, log2_table, acc, 0, t->fw, np, off, coef);
 }
 
 /* ---- Decimation ---- */
