@@ -165,9 +165,10 @@ TGT void ISA(ivif_stat_row)(const IvifRow *in, int n, const IvifGainLimits *gl,
 /* ---- Vertical pass ---- */
 
 /** Vertical pass over the 8-bit columns [0, w rounded down to LANES), into the centred halves. */
-TGT static void vert_u8(const IvifTaps *t, const IvifScratch *s)
+TGT static inline __attribute__((always_inline)) void
+vert_u8_fw(const IvifTaps *t, const IvifScratch *s, const int fw)
 {
-    const int fw = t->fw, r = fw / 2, wv = t->w & ~(LANES - 1);
+    const int r = fw / 2, wv = t->w & ~(LANES - 1);
     /* The reference's 8-bit moments are not shifted (round 0, shift 0). */
     const V fc = v_set1((int32_t)t->f[r]);
     const V mu_round = v_set1((int32_t)t->mu_round);
@@ -248,9 +249,10 @@ TGT static inline void madd_pair(V a, V b, V coef, V *lo, V *hi)
  * passes over the taps. Products' 16-bit halves come from vpmullw and
  * vpmulhuw.
  */
-TGT static void vert_u16(const IvifTaps *t, const IvifScratch *s)
+TGT static inline __attribute__((always_inline)) void
+vert_u16_fw(const IvifTaps *t, const IvifScratch *s, const int fw)
 {
-    const int fw = t->fw, r = fw / 2, wv = t->w & ~(2 * LANES - 1);
+    const int r = fw / 2, wv = t->w & ~(2 * LANES - 1);
     const int n = r + 1;
     int k1[IVIF_MAX_TAPS / 2 + 1], k2[IVIF_MAX_TAPS / 2 + 1];
     V coef[IVIF_MAX_TAPS / 2 + 1];
@@ -304,6 +306,30 @@ TGT static void vert_u16(const IvifTaps *t, const IvifScratch *s)
             store2_centred(s->h[2 + 2 * c] + j, lo_a, lo_b);
             store2_centred(s->h[3 + 2 * c] + j, hi_a, hi_b);
         }
+    }
+}
+
+/*
+ * The vertical passes built per filter width (17 at scale 0, 9, 5, 3 above
+ * it): the tap loops unroll with the width a constant.
+ */
+TGT static void vert_u8(const IvifTaps *t, const IvifScratch *s)
+{
+    switch (t->fw) {
+    case 17: vert_u8_fw(t, s, 17); break;
+    case 9: vert_u8_fw(t, s, 9); break;
+    default: vert_u8_fw(t, s, t->fw); break;
+    }
+}
+
+TGT static void vert_u16(const IvifTaps *t, const IvifScratch *s)
+{
+    switch (t->fw) {
+    case 17: vert_u16_fw(t, s, 17); break;
+    case 9: vert_u16_fw(t, s, 9); break;
+    case 5: vert_u16_fw(t, s, 5); break;
+    case 3: vert_u16_fw(t, s, 3); break;
+    default: vert_u16_fw(t, s, t->fw); break;
     }
 }
 
@@ -470,9 +496,11 @@ TGT void ISA(ivif_row_sums)(const IvifTaps *t, const IvifScratch *s, const IvifG
 
 /* ---- Decimation ---- */
 
-TGT void ISA(ivif_decimate_row)(const IvifTaps *t, const IvifScratch *s, uint16_t *out)
+/* The decimation for a filter width fw, a compile-time constant where inlined with one. */
+TGT static inline __attribute__((always_inline)) void
+decimate_row_fw(const IvifTaps *t, const IvifScratch *s, uint16_t *out, const int fw)
 {
-    const int fw = t->fw, r = fw / 2, w = t->w;
+    const int r = fw / 2, w = t->w;
     uint16_t *h = s->h[0];
     const V mu_round = v_set1((int32_t)t->mu_round);
     const VC mu_shift = v_count(t->mu_shift);
@@ -514,9 +542,15 @@ TGT void ISA(ivif_decimate_row)(const IvifTaps *t, const IvifScratch *s, uint16_
     }
 
     /* Horizontal taps at the even columns: output j reads h[2j - r ...]. */
-    int off[IVIF_MAX_TAPS];
+    int off_run[IVIF_MAX_TAPS], off_fixed[IVIF_MAX_TAPS];
     V coef[IVIF_MAX_TAPS];
-    const int np = hcoef(t->f, fw, off, coef);
+    const int np = hcoef(t->f, fw, off_run, coef);
+    int fixed = np == (fw == 3 ? 2 : (fw + 1) / 2);
+    for (int i = 0; i < np; i++) {
+        off_fixed[i] = canonical_off(fw, i);
+        fixed = fixed && off_run[i] == off_fixed[i];
+    }
+    const int *off = fixed ? off_fixed : off_run;
     const int n = w / 2, nv = n & ~(LANES - 1);
     for (int j = 0; j < nv; j += LANES)
         store_u16(out + j, v_srli(v_add(hsum_channel(h, 2 * j, np, off, coef), v_set1(32768)), 16));
@@ -525,5 +559,15 @@ TGT void ISA(ivif_decimate_row)(const IvifTaps *t, const IvifScratch *s, uint16_
         for (int k = 0; k < fw; k++)
             m += t->f[k] * (uint32_t)(h[2 * j - r + k] ^ CENTRE);
         out[j] = (uint16_t)((m + 32768) >> 16);
+    }
+}
+
+TGT void ISA(ivif_decimate_row)(const IvifTaps *t, const IvifScratch *s, uint16_t *out)
+{
+    switch (t->fw) {
+    case 9: decimate_row_fw(t, s, out, 9); break;
+    case 5: decimate_row_fw(t, s, out, 5); break;
+    case 3: decimate_row_fw(t, s, out, 3); break;
+    default: decimate_row_fw(t, s, out, t->fw); break;
     }
 }
