@@ -24,10 +24,17 @@ static void advise_huge(void *p, size_t size)
 #endif
 }
 
+/* From half a huge page up a buffer takes whole huge pages: a 1080p plane
+ * (2 073 600 bytes) is just under one. */
+static int huge(size_t size)
+{
+    return size >= VMAF_HUGE_PAGE / 2;
+}
+
 size_t vmaf_mem_map_size(size_t size)
 {
     if (!size || size > SIZE_MAX / 2) return 0;
-    return round_up(size, size < VMAF_HUGE_PAGE ? PAGE : VMAF_HUGE_PAGE);
+    return round_up(size, huge(size) ? VMAF_HUGE_PAGE : PAGE);
 }
 
 #if defined(MAP_ANONYMOUS)
@@ -35,7 +42,7 @@ void *vmaf_mem_map(size_t size)
 {
     const size_t n = vmaf_mem_map_size(size);
     if (!n) return NULL;
-    if (n < VMAF_HUGE_PAGE) {
+    if (!huge(size)) {
         void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         return p == MAP_FAILED ? NULL : p;
     }
@@ -73,7 +80,7 @@ void vmaf_mem_unmap(void *p, size_t size)
 
 void *vmaf_mem_alloc_large(size_t size)
 {
-    if (size < VMAF_HUGE_PAGE) return aligned_alloc(64, round_up(size ? size : 1, 64));
+    if (!huge(size)) return aligned_alloc(64, round_up(size ? size : 1, 64));
     if (size > SIZE_MAX - VMAF_HUGE_PAGE) return NULL;
     const size_t n = round_up(size, VMAF_HUGE_PAGE);
     void *p = aligned_alloc(VMAF_HUGE_PAGE, n);

@@ -18,20 +18,20 @@
 #define VMAF_HUGE_PAGE ((size_t)2 << 20)
 
 /* What vmaf_mem_map() maps for `size` bytes: whole pages, whole huge pages
- * from one huge page up; 0 when that does not fit in a size_t. */
+ * from half a huge page up; 0 when that does not fit in a size_t. */
 size_t vmaf_mem_map_size(size_t size);
 
 /*
  * A mapping of vmaf_mem_map_size(size) bytes of zeroed memory, starting on a
- * page (on a huge page from one huge page up), or NULL. Released by
+ * page (on a huge page from half a huge page up), or NULL. Released by
  * vmaf_mem_unmap() with the same size.
  */
 void *vmaf_mem_map(size_t size);
 void vmaf_mem_unmap(void *p, size_t size);
 
 /*
- * malloc-like: at least `size` bytes aligned to 64 (to a huge page when the
- * size reaches one, then advised as huge), not zeroed; free() releases it.
+ * malloc-like: at least `size` bytes aligned to 64 (from half a huge page
+ * up, whole huge pages, advised as huge), not zeroed; free() releases it.
  */
 void *vmaf_mem_alloc_large(size_t size);
 

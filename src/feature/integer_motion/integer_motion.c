@@ -32,6 +32,7 @@
 #include "imotion_dsp.h"
 #include "integer_motion_state.h"
 #include "log.h"
+#include "mem.h"
 
 static const VmafOption options[] = {
     {
@@ -294,7 +295,7 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     s->n_prev = s->motion_five_frame_window ? 2 : 1;
     s->row_bytes = (size_t)w * (bpc > 8 ? 2 : 1);
     for (unsigned k = 0; k < s->n_prev; k++) {
-        s->prev[k] = malloc(s->row_bytes * h);
+        s->prev[k] = vmaf_mem_alloc_large(s->row_bytes * h);
         if (!s->prev[k])
             goto fail;
     }

@@ -142,11 +142,10 @@ static void free_state(IvifState *s)
 {
     free(s->log2_table);
     s->log2_table = NULL;
-    for (int sc = 0; sc < IVIF_NUM_SCALES; sc++) {
-        free(s->img[sc][0]);
-        free(s->img[sc][1]);
+    free(s->img_block);
+    s->img_block = NULL;
+    for (int sc = 0; sc < IVIF_NUM_SCALES; sc++)
         s->img[sc][0] = s->img[sc][1] = NULL;
-    }
     ivif_scratch_free(&s->scratch);
 }
 
@@ -245,12 +244,19 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     for (unsigned i = IVIF_LOG2_TABLE_MIN - 1; i < IVIF_LOG2_TABLE_SIZE; i++)
         s->log2_table[i] = ivif_log2_table_entry(i);
 
+    /* One block for the six images (huge pages from 1 MiB, mem.h). */
+    size_t total = 0;
+    for (int sc = 1; sc < IVIF_NUM_SCALES; sc++)
+        total += 2 * (((size_t)s->sw[sc] * (size_t)s->sh[sc] + 31) & ~(size_t)31);
+    s->img_block = vmaf_mem_alloc_large(total * sizeof(uint16_t));
+    if (!s->img_block)
+        goto fail;
+    uint16_t *next = s->img_block;
     for (int sc = 1; sc < IVIF_NUM_SCALES; sc++) {
-        const size_t n = (size_t)s->sw[sc] * (size_t)s->sh[sc];
-        s->img[sc][0] = vmaf_mem_alloc_large((n ? n : 1) * sizeof(uint16_t));
-        s->img[sc][1] = vmaf_mem_alloc_large((n ? n : 1) * sizeof(uint16_t));
-        if (!s->img[sc][0] || !s->img[sc][1])
-            goto fail;
+        const size_t n = ((size_t)s->sw[sc] * (size_t)s->sh[sc] + 31) & ~(size_t)31;
+        s->img[sc][0] = next;
+        s->img[sc][1] = next + n;
+        next += 2 * n;
     }
     err = ivif_scratch_alloc(&s->scratch, (int)w);
     if (err)

@@ -25,6 +25,7 @@ typedef struct IvifState {
     uint16_t filter[IVIF_NUM_SCALES][IVIF_MAX_TAPS];
     uint16_t *log2_table;                /**< 65537 entries, [32767, 65535] filled */
     uint16_t *img[IVIF_NUM_SCALES][2];   /**< scales 1..3, ref and dis; sw[s] per row */
+    uint16_t *img_block;                 /**< the one allocation img[][] point into */
     IvifScratch scratch;
     IvifDsp dsp;
 
