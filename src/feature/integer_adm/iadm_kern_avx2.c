@@ -44,6 +44,23 @@ static void hw_gather32_avx2(const int32_t *idx, int j0, int j1, const int32_t *
         q[j] = div_lookup[idx[j]];
 }
 
+#include "iadm_arith.h"
+
+#define DWT0_NAME hw_dwt0_vert_8_avx2
+#define DWT0_LANES16 16
+#define DWT0_V __m256i
+#define DWT0_SET1 _mm256_set1_epi32
+#define DWT0_LOAD_U8(p) _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(p)))
+#define DWT0_UNPACKLO _mm256_unpacklo_epi16
+#define DWT0_UNPACKHI _mm256_unpackhi_epi16
+#define DWT0_MADD _mm256_madd_epi16
+#define DWT0_ADD _mm256_add_epi32
+#define DWT0_SRAI8(v) _mm256_srai_epi32(v, 8)
+#define DWT0_PACKS _mm256_packs_epi32
+#define DWT0_STORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
+#include "iadm_dwt0_simd.h"
+
+#define IADM_DWT0_VERT_8 hw_dwt0_vert_8_avx2
 #define IADM_GATHER16 hw_gather16_avx2
 #define IADM_GATHER32 hw_gather32_avx2
 #define IADM_SUFFIX avx2

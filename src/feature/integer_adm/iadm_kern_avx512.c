@@ -44,6 +44,23 @@ static void hw_gather32_avx512(const int32_t *idx, int j0, int j1, const int32_t
         q[j] = div_lookup[idx[j]];
 }
 
+#include "iadm_arith.h"
+
+#define DWT0_NAME hw_dwt0_vert_8_avx512
+#define DWT0_LANES16 32
+#define DWT0_V __m512i
+#define DWT0_SET1 _mm512_set1_epi32
+#define DWT0_LOAD_U8(p) _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)(const void *)(p)))
+#define DWT0_UNPACKLO _mm512_unpacklo_epi16
+#define DWT0_UNPACKHI _mm512_unpackhi_epi16
+#define DWT0_MADD _mm512_madd_epi16
+#define DWT0_ADD _mm512_add_epi32
+#define DWT0_SRAI8(v) _mm512_srai_epi32(v, 8)
+#define DWT0_PACKS _mm512_packs_epi32
+#define DWT0_STORE(p, v) _mm512_storeu_si512((void *)(p), v)
+#include "iadm_dwt0_simd.h"
+
+#define IADM_DWT0_VERT_8 hw_dwt0_vert_8_avx512
 #define IADM_GATHER16 hw_gather16_avx512
 #define IADM_GATHER32 hw_gather32_avx512
 #define IADM_SUFFIX avx512

@@ -1,7 +1,8 @@
 /*
  * Integer ADM row kernels, written once and compiled per instruction set:
  * the includer defines IADM_SUFFIX (c, avx2, avx512, neon) and, for the wide
- * builds, the target pragma and hardware gathers (IADM_GATHER16 / 32).
+ * builds, the target pragma, hardware gathers (IADM_GATHER16 / 32) and the
+ * 8-bit vertical DWT in vpmaddwd pairs (IADM_DWT0_VERT_8, iadm_dwt0_simd.h).
  * Loops are plain element loops over iadm_arith.h, shaped for the
  * vectoriser: no loop-carried state except integer sums (order-free),
  * borders peeled off the interior.
@@ -20,14 +21,19 @@ static void FN(dwt0_vert_8)(const uint8_t *r0, const uint8_t *r1, const uint8_t 
                             const uint8_t *r3, int n, int16_t *restrict lo,
                             int16_t *restrict hi)
 {
+    int j = 0;
+#ifdef IADM_DWT0_VERT_8
+    /* The columns a multiple of the vector width, by the includer's kernel. */
+    j = IADM_DWT0_VERT_8(r0, r1, r2, r3, n, lo, hi);
+#endif
     if (hi) {
-        for (int j = 0; j < n; j++) {
+        for (; j < n; j++) {
             const uint32_t s0 = r0[j], s1 = r1[j], s2 = r2[j], s3 = r3[j];
             lo[j] = iadm_s0_vlo(s0, s1, s2, s3, 8);
             hi[j] = iadm_s0_vhi(s0, s1, s2, s3, 8);
         }
     } else {
-        for (int j = 0; j < n; j++)
+        for (; j < n; j++)
             lo[j] = iadm_s0_vlo(r0[j], r1[j], r2[j], r3[j], 8);
     }
 }
