@@ -55,20 +55,24 @@ const char *ev_isa_name(int isa);
 /*
  * EV_TARGET_AVX2_BEGIN ... EV_TARGET_END builds the functions between them
  * for AVX2 (EV_TARGET_AVX512_BEGIN: AVX-512), the way a template file of
- * kernels is included once per instruction set. The target strings are the
- * ones the kernels were always built with; none enables FMA, and the build
- * forbids contraction, so the operations per element are the same.
+ * kernels is included once per instruction set. The AVX-512 build takes the
+ * five subsets ev_cpu_isa() requires (BW for 8- and 16-bit lanes) and, with
+ * GCC, 512-bit vectors (its generic tuning prefers 256). None enables FMA,
+ * and the build forbids contraction, so the operations per element are the
+ * same at every width.
  */
 #if EV_HAVE_X86_SIMD
 #if defined(__clang__)
 #define EV_TARGET_AVX2_BEGIN \
     _Pragma("clang attribute push(__attribute__((target(\"avx2\"))), apply_to = function)")
 #define EV_TARGET_AVX512_BEGIN \
-    _Pragma("clang attribute push(__attribute__((target(\"avx512f\"))), apply_to = function)")
+    _Pragma("clang attribute push(__attribute__((target(\"avx512f,avx512bw,avx512dq,avx512vl,avx512cd\"))), apply_to = function)")
 #define EV_TARGET_END _Pragma("clang attribute pop")
 #else
 #define EV_TARGET_AVX2_BEGIN _Pragma("GCC push_options") _Pragma("GCC target(\"avx2\")")
-#define EV_TARGET_AVX512_BEGIN _Pragma("GCC push_options") _Pragma("GCC target(\"avx512f\")")
+#define EV_TARGET_AVX512_BEGIN \
+    _Pragma("GCC push_options") \
+    _Pragma("GCC target(\"avx512f,avx512bw,avx512dq,avx512vl,avx512cd,prefer-vector-width=512\")")
 #define EV_TARGET_END _Pragma("GCC pop_options")
 #endif
 #endif

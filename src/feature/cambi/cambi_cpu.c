@@ -344,6 +344,7 @@ static inline void count_runs(uint16_t *hist, size_t hw, const Strip *st, int pa
 #endif
 
 #define EV_SIMD_TEMPLATE "feature/cambi/cambi_simd_tmpl.c"
+#define EV_SIMD_AVX512
 #include "cpu_builds.h"
 
 /* The loops for one instruction set (cpu.h). */
@@ -365,7 +366,12 @@ static const CambiKern *cambi_kern(void)
 #if EV_HAVE_X86_SIMD
     static const CambiKern avx2 = { spatial_mask_avx2, decimate_avx2, mode_filter_avx2,
                                     band_image_avx2, slide_rows_avx2, c_value_row_avx2 };
-    if (ev_cpu_isa() >= EV_ISA_AVX2)
+    static const CambiKern avx512 = { spatial_mask_avx512, decimate_avx512, mode_filter_avx512,
+                                      band_image_avx512, slide_rows_avx512, c_value_row_avx512 };
+    const int isa = ev_cpu_isa();
+    if (isa >= EV_ISA_AVX512)
+        return &avx512;
+    if (isa >= EV_ISA_AVX2)
         return &avx2;
 #endif
     return &c;

@@ -270,6 +270,7 @@ static void sad_rows(const float *a, const float *b, size_t stride, unsigned w,
 
 /* The blur, built for each instruction set (float_motion_simd_tmpl.c). */
 #define EV_SIMD_TEMPLATE "feature/float_motion/float_motion_simd_tmpl.c"
+#define EV_SIMD_AVX512
 #include "cpu_builds.h"
 
 typedef void (*BlurPlaneFn)(const float *taps, int n_taps, const float *src, float *dst,
@@ -280,6 +281,8 @@ typedef void (*BlurPlaneFn)(const float *taps, int n_taps, const float *src, flo
 static BlurPlaneFn blur_plane_for(int isa)
 {
 #if EV_HAVE_X86_SIMD
+    if (isa >= EV_ISA_AVX512)
+        return blur_plane_avx512;
     if (isa >= EV_ISA_AVX2)
         return blur_plane_avx2;
 #endif

@@ -483,6 +483,7 @@ static void prescale_rows(SpeedCore *c, const float *src, size_t stride)
 }
 
 #define EV_SIMD_TEMPLATE "feature/speed/speed_simd_tmpl.c"
+#define EV_SIMD_AVX512
 #include "cpu_builds.h"
 
 /* The loops above for one instruction set (cpu.h). */
@@ -497,7 +498,11 @@ static const SpeedKern *speed_kern(void)
     static const SpeedKern c = { vertical_taps_c, covariance_sums_c };
 #if EV_HAVE_X86_SIMD
     static const SpeedKern avx2 = { vertical_taps_avx2, covariance_sums_avx2 };
-    if (ev_cpu_isa() >= EV_ISA_AVX2)
+    static const SpeedKern avx512 = { vertical_taps_avx512, covariance_sums_avx512 };
+    const int isa = ev_cpu_isa();
+    if (isa >= EV_ISA_AVX512)
+        return &avx512;
+    if (isa >= EV_ISA_AVX2)
         return &avx2;
 #endif
     return &c;
