@@ -2,8 +2,9 @@
  * cambi_select_top() against the reference's quickselect loops, written
  * out plainly here: the same final array, element for element, on random
  * arrays shaped like c-values (mostly zeros, few distinct values, ties) and
- * on dense ones, over sizes that take the short and the blocked paths.
- * The order matters: CAMBI sums the top k in the order the select leaves.
+ * on dense ones, over sizes that take the short and the blocked paths, at
+ * each instruction set this processor runs (the stopper scans are built per
+ * set; tests/checkasm compares them too). The order matters: CAMBI sums the top k in the order the select leaves.
  * Exit 0 when every case is identical, 1 otherwise.
  */
 #include <stdint.h>
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "cambi_host.h"
+#include "cpu.h"
 
 static void reference_select(float *a, int n, int k)
 {
@@ -63,6 +65,7 @@ int main(void)
 {
     static const int sizes[] = { 1, 2, 3, 63, 64, 65, 257, 1000, 4096, 65537, 300000 };
     const int n_sizes = (int)(sizeof(sizes) / sizeof(sizes[0]));
+    const int isa_max = ev_cpu_set_isa_max(EV_ISA_COUNT - 1);
     int cases = 0, bad = 0;
     for (int round = 0; round < 3000; round++) {
         const int n = round < n_sizes * 7 ? sizes[round % n_sizes]
@@ -70,25 +73,34 @@ int main(void)
         const int kind = round < n_sizes * 7 ? round / n_sizes : (int)(next() % 7);
         float *a = malloc((size_t)n * sizeof(*a));
         float *b = malloc((size_t)n * sizeof(*b));
-        if (!a || !b) {
+        float *orig = malloc((size_t)n * sizeof(*orig));
+        if (!a || !b || !orig) {
             free(a);
             free(b);
+            free(orig);
             fprintf(stderr, "out of memory\n");
             return 1;
         }
         for (int i = 0; i < n; i++)
-            a[i] = b[i] = sample(kind, i);
+            a[i] = orig[i] = sample(kind, i);
         int k = 1 + (int)(next() % (uint64_t)n);
         if (round % 5 == 0) k = n;
         if (round % 7 == 0) k = (int)(0.6 * n) > 0 ? (int)(0.6 * n) : 1;
         reference_select(a, n, k);
-        cambi_select_top(b, n, k);
-        if (memcmp(a, b, (size_t)n * sizeof(*a))) {
-            if (bad++ < 5) fprintf(stderr, "differs: n=%d k=%d kind=%d\n", n, k, kind);
+        for (int isa = EV_ISA_C; isa <= isa_max; isa++) {
+            ev_cpu_set_isa_max(isa);
+            memcpy(b, orig, (size_t)n * sizeof(*b));
+            cambi_select_top(b, n, k);
+            if (memcmp(a, b, (size_t)n * sizeof(*a))) {
+                if (bad++ < 5)
+                    fprintf(stderr, "differs: n=%d k=%d kind=%d at %s\n", n, k, kind,
+                            ev_isa_name(isa));
+            }
+            cases++;
         }
-        cases++;
         free(a);
         free(b);
+        free(orig);
     }
     printf("cambi_select_top: %d/%d cases identical to the reference's quickselect\n",
            cases - bad, cases);

@@ -15,8 +15,8 @@
  * when the processor has no vector instruction set this build has kernels
  * for. The seed is printed first; --seed replays the same inputs. --room
  * runs one room (integer_adm, integer_vif, integer_motion, ssim,
- * extractors); --bench then times each extractor with SIMD loops at every
- * instruction set.
+ * cambi_select, extractors); --bench then times each extractor with SIMD
+ * loops at every instruction set.
  */
 #include <inttypes.h>
 #include <stdarg.h>
@@ -146,6 +146,7 @@ static const struct {
     { "integer_vif", checkasm_ivif },
     { "integer_motion", checkasm_imotion },
     { "ssim", checkasm_ssim },
+    { "cambi_select", checkasm_cambi_select },
     { "extractors", checkasm_extractors },
 };
 

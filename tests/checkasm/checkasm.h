@@ -60,6 +60,7 @@ void checkasm_iadm(int isa_max);
 void checkasm_ivif(int isa_max);
 void checkasm_imotion(int isa_max);
 void checkasm_ssim(int isa_max);
+void checkasm_cambi_select(int isa_max);
 void checkasm_extractors(int isa_max);
 /** --bench: each extractor with SIMD loops, timed at every instruction set. */
 void checkasm_bench(int isa_max);

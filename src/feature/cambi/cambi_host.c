@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "cambi_host.h"
+#include "cambi_select.h"
+#include "cpu.h"
 #include "log.h"
 
 /* ---- Luminance (host libm) ---- */
@@ -206,11 +208,32 @@ int cambi_params_init(CambiParams *p, const char *eotf_name, double tvi_threshol
 #define SELECT_BLOCK 256
 
 typedef struct StopperScan {
-    int buf[SELECT_BLOCK];
+    int buf[SELECT_BLOCK + CAMBI_STOPPER_SLACK];
     int n, t;          /**< entries in buf, next entry to use */
     int next;          /**< next position to scan */
     int end;           /**< scanning stops here (inclusive) */
+    CambiStopperScan scan;
 } StopperScan;
+
+static int stoppers_left_c(const float *a, int from, int to, float pivot, int *buf)
+{
+    int n = 0;
+    for (int x = from; x <= to; x++) {
+        buf[n] = x;
+        n += a[x] <= pivot;
+    }
+    return n;
+}
+
+static int stoppers_right_c(const float *a, int from, int to, float pivot, int *buf)
+{
+    int n = 0;
+    for (int x = from; x >= to; x--) {
+        buf[n] = x;
+        n += a[x] >= pivot;
+    }
+    return n;
+}
 
 /* Refill with the left stoppers of the next block; 0 when none is left. */
 static int refill_left(StopperScan *s, const float *a, float pivot)
@@ -218,12 +241,7 @@ static int refill_left(StopperScan *s, const float *a, float pivot)
     while (s->t == s->n) {
         if (s->next > s->end) return 0;
         const int stop = s->next + SELECT_BLOCK - 1 < s->end ? s->next + SELECT_BLOCK - 1 : s->end;
-        int n = 0;
-        for (int x = s->next; x <= stop; x++) {
-            s->buf[n] = x;
-            n += a[x] <= pivot;
-        }
-        s->n = n;
+        s->n = s->scan(a, s->next, stop, pivot, s->buf);
         s->t = 0;
         s->next = stop + 1;
     }
@@ -236,12 +254,7 @@ static int refill_right(StopperScan *s, const float *a, float pivot)
     while (s->t == s->n) {
         if (s->next < s->end) return 0;
         const int stop = s->next - SELECT_BLOCK + 1 > s->end ? s->next - SELECT_BLOCK + 1 : s->end;
-        int n = 0;
-        for (int x = s->next; x >= stop; x--) {
-            s->buf[n] = x;
-            n += a[x] >= pivot;
-        }
-        s->n = n;
+        s->n = s->scan(a, s->next, stop, pivot, s->buf);
         s->t = 0;
         s->next = stop - 1;
     }
@@ -306,6 +319,18 @@ void cambi_select_top(float *a, int n, int k)
 {
     if (n == k) return;
     StopperScan ls, rs;
+    ls.scan = stoppers_left_c;
+    rs.scan = stoppers_right_c;
+#if EV_HAVE_X86_SIMD
+    const int isa = ev_cpu_isa();
+    if (isa >= EV_ISA_AVX512) {
+        ls.scan = cambi_stoppers_left_avx512;
+        rs.scan = cambi_stoppers_right_avx512;
+    } else if (isa >= EV_ISA_AVX2) {
+        ls.scan = cambi_stoppers_left_avx2;
+        rs.scan = cambi_stoppers_right_avx2;
+    }
+#endif
     int lo = 0, hi = n - 1;
     while (lo < hi) {
         const float pivot = a[k];
