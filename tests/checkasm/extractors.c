@@ -41,6 +41,8 @@ static const Case cases[] = {
     { "cambi", NULL, VMAF_PIX_FMT_YUV420P, 8, 217, 37 },
     { "cambi", NULL, VMAF_PIX_FMT_YUV420P, 10, 67, 233 },
     { "cambi", "window_size=15:topk=0.1", VMAF_PIX_FMT_YUV420P, 10, 241, 121 },
+    { "cambi", "enc_width=223:enc_height=151:full_ref=true", VMAF_PIX_FMT_YUV420P, 8, 281, 163 },
+    { "cambi", "enc_bitdepth=8", VMAF_PIX_FMT_YUV420P, 10, 233, 67 },
     { "speed_chroma", NULL, VMAF_PIX_FMT_YUV444P, 8, 161, 97 },
     { "speed_chroma", NULL, VMAF_PIX_FMT_YUV420P, 10, 263, 181 },
     { "speed_temporal", NULL, VMAF_PIX_FMT_YUV420P, 8, 163, 99 },

@@ -156,8 +156,8 @@ static int check_range(const VmafPicture *pic)
     return 0;
 }
 
-static void convert_row(const VmafPicture *pic, unsigned src_row, const unsigned *x,
-                        unsigned w, uint16_t *out)
+static inline void convert_row(const VmafPicture *pic, unsigned src_row, const unsigned *x,
+                               unsigned w, uint16_t *restrict out)
 {
     if (pic->bpc == 8) {
         const uint8_t *in = (const uint8_t *)pic->data[0] + src_row * pic->stride[0];
@@ -186,34 +186,21 @@ static void convert_row(const VmafPicture *pic, unsigned src_row, const unsigned
     }
 }
 
-/* In place, top to bottom and left to right: each output reads only
- * samples to its right and below, which are still the originals. */
-static void antidither(uint16_t *img, size_t stride, unsigned w, unsigned h)
+/* The anti-dithering filter, in place, top to bottom and left to right:
+ * each output reads only samples to its right and below, which are still
+ * the originals. A row is filtered once the row below it is loaded. */
+static inline void antidither_row(uint16_t *restrict r, const uint16_t *restrict below,
+                                  unsigned w)
 {
-    for (unsigned i = 0; i + 1 < h; i++) {
-        uint16_t *r = img + i * stride;
-        const uint16_t *n = r + stride;
-        for (unsigned j = 0; j + 1 < w; j++)
-            r[j] = cambi_avg4(r[j], r[j + 1], n[j], n[j + 1]);
-        r[w - 1] = cambi_avg2(r[w - 1], n[w - 1]);
-    }
-    uint16_t *r = img + (size_t)(h - 1) * stride;
     for (unsigned j = 0; j + 1 < w; j++)
-        r[j] = cambi_avg2(r[j], r[j + 1]);
+        r[j] = cambi_avg4(r[j], r[j + 1], below[j], below[j + 1]);
+    r[w - 1] = cambi_avg2(r[w - 1], below[w - 1]);
 }
 
-int cambi_cpu_load(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
-                   bool antidither_on)
+static inline void antidither_last_row(uint16_t *r, unsigned w)
 {
-    int err = check_range(pic);
-    if (err) return err;
-    const bool same = rs->in_w == rs->out_w && rs->in_h == rs->out_h;
-    for (unsigned i = 0; i < rs->out_h; i++)
-        convert_row(pic, same ? i : rs->y[i], same ? NULL : rs->x, rs->out_w,
-                    cpu->img + i * cpu->stride);
-    if (antidither_on)
-        antidither(cpu->img, cpu->stride, rs->out_w, rs->out_h);
-    return 0;
+    for (unsigned j = 0; j + 1 < w; j++)
+        r[j] = cambi_avg2(r[j], r[j + 1]);
 }
 
 /* ---- Spatial mask ---- */
@@ -349,6 +336,8 @@ static inline void count_runs(uint16_t *hist, size_t hw, const Strip *st, int pa
 
 /* The loops for one instruction set (cpu.h). */
 typedef struct CambiKern {
+    void (*load)(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
+                 bool antidither_on);
     void (*spatial_mask)(CambiCpu *cpu, unsigned w, unsigned h);
     void (*decimate)(CambiCpu *cpu, unsigned w, unsigned h);
     void (*mode_filter)(CambiCpu *cpu, unsigned w, unsigned h);
@@ -361,12 +350,12 @@ typedef struct CambiKern {
 
 static const CambiKern *cambi_kern(void)
 {
-    static const CambiKern c = { spatial_mask_c, decimate_c, mode_filter_c, band_image_c,
+    static const CambiKern c = { load_c, spatial_mask_c, decimate_c, mode_filter_c, band_image_c,
                                  slide_rows_c, c_value_row_c };
 #if EV_HAVE_X86_SIMD
-    static const CambiKern avx2 = { spatial_mask_avx2, decimate_avx2, mode_filter_avx2,
+    static const CambiKern avx2 = { load_avx2, spatial_mask_avx2, decimate_avx2, mode_filter_avx2,
                                     band_image_avx2, slide_rows_avx2, c_value_row_avx2 };
-    static const CambiKern avx512 = { spatial_mask_avx512, decimate_avx512, mode_filter_avx512,
+    static const CambiKern avx512 = { load_avx512, spatial_mask_avx512, decimate_avx512, mode_filter_avx512,
                                       band_image_avx512, slide_rows_avx512, c_value_row_avx512 };
     const int isa = ev_cpu_isa();
     if (isa >= EV_ISA_AVX512)
@@ -375,6 +364,15 @@ static const CambiKern *cambi_kern(void)
         return &avx2;
 #endif
     return &c;
+}
+
+int cambi_cpu_load(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
+                   bool antidither_on)
+{
+    int err = check_range(pic);
+    if (err) return err;
+    cambi_kern()->load(cpu, pic, rs, antidither_on);
+    return 0;
 }
 
 void cambi_cpu_spatial_mask(CambiCpu *cpu, unsigned w, unsigned h)

@@ -4,6 +4,23 @@
  * and types they use, which are inlined into each build.
  */
 
+/* Luma -> 10 bits, row by row, each row anti-dithered while it and the
+ * row below are in cache. */
+static void KFN(load)(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
+                      bool antidither_on)
+{
+    const bool same = rs->in_w == rs->out_w && rs->in_h == rs->out_h;
+    const unsigned w = rs->out_w, h = rs->out_h;
+    for (unsigned i = 0; i < h; i++) {
+        uint16_t *row = cpu->img + i * cpu->stride;
+        convert_row(pic, same ? i : rs->y[i], same ? NULL : rs->x, w, row);
+        if (antidither_on && i > 0)
+            antidither_row(row - cpu->stride, row, w);
+    }
+    if (antidither_on)
+        antidither_last_row(cpu->img + (size_t)(h - 1) * cpu->stride, w);
+}
+
 static void KFN(spatial_mask)(CambiCpu *cpu, unsigned w, unsigned h)
 {
     const unsigned thr = cambi_mask_threshold(w, h);
