@@ -154,12 +154,26 @@ static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint
     const int nd = p->num_diffs;
     const float *restrict rcp = p->rcp;
     const uint32_t *active = p->active + p->band_lo;
+    /* Most pixels are not counted (NO_ROW) or not active: their c-value is
+     * the +0 written here, and the scan below skips them. */
+    for (int k = 0; k < n; k++)
+        c[k] = 0.0f;
     int j = 0;
     while (j < n) {
+        /* Eight uncounted pixels at a time. */
+        for (;;) {
+            if (j + 8 > n) break;
+            uint64_t q0, q1;
+            memcpy(&q0, b + j, 8);
+            memcpy(&q1, b + j + 4, 8);
+            if ((q0 & q1) != UINT64_MAX) break;
+            j += 8;
+        }
+        if (j >= n) break;
         const unsigned rel = b[j];
         const uint32_t act = rel != NO_ROW ? active[rel] : 0;
         if (!act) {
-            c[j++] = 0.0f;
+            j++;
             continue;
         }
         int e = j + 1;
@@ -187,8 +201,6 @@ static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint
             j = e;
             continue;
         }
-        for (int k = 0; k < len; k++)
-            cr[k] = 0.0f;
         for (int d = 0; d < nd; d++) {
             if (!(act >> d & 1)) continue;
             const int weight = p->weight[d];
