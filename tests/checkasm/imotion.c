@@ -1,6 +1,6 @@
 /*
  * checkasm room: the integer motion SAD (src/feature/integer_motion/imotion_dsp.h),
- * the vectorisable C build ("vec") and the AVX2 build against the plain-C
+ * the vectorisable C build ("vec") and the AVX2 (or NEON) build against the plain-C
  * reference: every bit depth from 8 to 16, widths and heights from the
  * smallest the filter takes (3) to 1920 + odd, random strides, rows ending
  * at the end of their buffer (overreads are caught by ASan and valgrind),
@@ -29,6 +29,10 @@ void checkasm_imotion(int isa_max)
 #if IMOTION_HAVE_AVX2
     if (isa_max >= EV_ISA_AVX2)
         fns[n_fns++] = imotion_sad_avx2;
+#elif IMOTION_HAVE_NEON
+    names[2] = "neon";
+    if (isa_max >= EV_ISA_NEON)
+        fns[n_fns++] = imotion_sad_neon;
 #else
     (void)isa_max;
 #endif

@@ -198,6 +198,9 @@ ImotionSadFn imotion_sad_best(void)
 #if IMOTION_HAVE_AVX2
     if (ev_cpu_isa() >= EV_ISA_AVX2)
         return imotion_sad_avx2;
+#elif IMOTION_HAVE_NEON
+    if (ev_cpu_isa() >= EV_ISA_NEON)
+        return imotion_sad_neon;
 #endif
     return imotion_sad_vec;
 }

@@ -2,7 +2,8 @@
  * Integer motion SAD kernels: the plain-C reference (imotion_sad_c, the
  * reference's loops) and a faster version written for the compiler's
  * vectoriser, built for the baseline instruction set (imotion_sad_vec) and
- * for AVX2 (imotion_sad_avx2). All return the reference's uint64 SAD bit for bit;
+ * for AVX2 (imotion_sad_avx2), and NEON intrinsics on AArch64
+ * (imotion_sad_neon). All return the reference's uint64 SAD bit for bit;
  * tests/checkasm compares them on random and edge inputs.
  */
 #ifndef EXACTVMAF_IMOTION_DSP_H
@@ -42,6 +43,15 @@ uint64_t imotion_sad_avx2(const void *prev, ptrdiff_t prev_stride, const void *c
                           const ImotionScratch *s);
 #else
 #define IMOTION_HAVE_AVX2 0
+#endif
+#if defined(__aarch64__) && defined(__ARM_NEON) && (defined(__GNUC__) || defined(__clang__))
+#define IMOTION_HAVE_NEON 1
+/** NEON intrinsics for 8-bit input (imotion_neon.c); deeper input: imotion_sad_vec. */
+uint64_t imotion_sad_neon(const void *prev, ptrdiff_t prev_stride, const void *cur,
+                          ptrdiff_t cur_stride, int w, int h, unsigned bpc,
+                          const ImotionScratch *s);
+#else
+#define IMOTION_HAVE_NEON 0
 #endif
 
 /** The fastest kernel this processor runs. */
