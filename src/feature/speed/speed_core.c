@@ -393,27 +393,6 @@ fail:
 
 /* ---- Per-plane pipeline ---- */
 
-void speed_core_load(const SpeedCore *c, const VmafPicture *pic, unsigned plane,
-                     float *dst, size_t stride)
-{
-    for (int i = 0; i < c->h; i++) {
-        if (!c->src_rows[i])
-            continue;
-        const uint8_t *src = (const uint8_t *)pic->data[plane] + (size_t)i * pic->stride[plane];
-        float *d = dst + (size_t)i * stride;
-        if (pic->bpc == 8) {
-            for (int j = 0; j < c->w; j++)
-                d[j] = (float)src[j] + SPEED_OFFSET;
-        } else {
-            /* The reference divides by 4, 16 or 256: exact, any order. */
-            const float scale = pic->bpc == 10 ? 4.0f : pic->bpc == 12 ? 16.0f : 256.0f;
-            const uint16_t *s16 = (const uint16_t *)src;
-            for (int j = 0; j < c->w; j++)
-                d[j] = (float)s16[j] / scale + SPEED_OFFSET;
-        }
-    }
-}
-
 void speed_core_diff(const SpeedCore *c, const float *a, const float *b, float *dst,
                      size_t stride)
 {
@@ -488,6 +467,7 @@ static void prescale_rows(SpeedCore *c, const float *src, size_t stride)
 
 /* The loops above for one instruction set (cpu.h). */
 typedef struct SpeedKern {
+    void (*load_row)(const uint8_t *src, unsigned bpc, int w, float *restrict d);
     void (*vertical_taps)(const float *f, int n, const float *src, size_t stride, int h, int i,
                           int w, float *restrict out);
     void (*covariance_sums)(SpeedCore *c);
@@ -495,10 +475,10 @@ typedef struct SpeedKern {
 
 static const SpeedKern *speed_kern(void)
 {
-    static const SpeedKern c = { vertical_taps_c, covariance_sums_c };
+    static const SpeedKern c = { load_row_c, vertical_taps_c, covariance_sums_c };
 #if EV_HAVE_X86_SIMD
-    static const SpeedKern avx2 = { vertical_taps_avx2, covariance_sums_avx2 };
-    static const SpeedKern avx512 = { vertical_taps_avx512, covariance_sums_avx512 };
+    static const SpeedKern avx2 = { load_row_avx2, vertical_taps_avx2, covariance_sums_avx2 };
+    static const SpeedKern avx512 = { load_row_avx512, vertical_taps_avx512, covariance_sums_avx512 };
     const int isa = ev_cpu_isa();
     if (isa >= EV_ISA_AVX512)
         return &avx512;
@@ -506,6 +486,18 @@ static const SpeedKern *speed_kern(void)
         return &avx2;
 #endif
     return &c;
+}
+
+void speed_core_load(const SpeedCore *c, const VmafPicture *pic, unsigned plane,
+                     float *dst, size_t stride)
+{
+    const SpeedKern *kern = speed_kern();
+    for (int i = 0; i < c->h; i++) {
+        if (!c->src_rows[i])
+            continue;
+        kern->load_row((const uint8_t *)pic->data[plane] + (size_t)i * pic->stride[plane],
+                       pic->bpc, c->w, dst + (size_t)i * stride);
+    }
 }
 
 /* Anti-alias filter at rows and columns 16k, then the local mean removed:

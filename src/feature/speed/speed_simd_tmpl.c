@@ -5,6 +5,21 @@
  * order of a sum.
  */
 
+/* One row of a plane as float with SPEED_OFFSET. */
+static void KFN(load_row)(const uint8_t *src, unsigned bpc, int w, float *restrict d)
+{
+    if (bpc == 8) {
+        for (int j = 0; j < w; j++)
+            d[j] = (float)src[j] + SPEED_OFFSET;
+        return;
+    }
+    /* The reference divides by 4, 16 or 256: exact, any order. */
+    const float scale = bpc == 10 ? 4.0f : bpc == 12 ? 16.0f : 256.0f;
+    const uint16_t *s16 = (const uint16_t *)(const void *)src;
+    for (int j = 0; j < w; j++)
+        d[j] = (float)s16[j] / scale + SPEED_OFFSET;
+}
+
 /* Vertical taps of row i (taps outer, columns inner: each sample's running
  * sum keeps the ascending tap order). */
 static void KFN(vertical_taps)(const float *f, int n, const float *src, size_t stride,
