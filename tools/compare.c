@@ -488,6 +488,20 @@ static void json_num(FILE *f, double v)
     else fputs("null", f);
 }
 
+/* Encode i's object in the JSON outputs, opened: its file, ladder and bitrate. */
+static void json_encode_head(FILE *f, const Compare *c, unsigned i)
+{
+    const CmpEncode *e = &c->enc[i];
+    fputs(i ? ",\n    {\"file\": " : "\n    {\"file\": ", f);
+    json_str(f, e->path);
+    fputs(", \"ladder\": ", f);
+    json_str(f, c->lad[e->ladder].name);
+    fputs(", \"bitrate_kbps\": ", f);
+    json_num(f, e->kbps);
+    fputs(", \"bitrate_source\": ", f);
+    json_str(f, e->rate_source);
+}
+
 static void write_json(FILE *f, const Compare *c)
 {
     fputs("{\n  \"reference\": ", f);
@@ -501,14 +515,7 @@ static void write_json(FILE *f, const Compare *c)
           "(VCEG-M33; JCTVC-L1100, JVET CTC, AOM CTC)\",\n  \"encodes\": [", f);
     for (unsigned i = 0; i < c->n_enc; i++) {
         const CmpEncode *e = &c->enc[i];
-        fputs(i ? ",\n    {\"file\": " : "\n    {\"file\": ", f);
-        json_str(f, e->path);
-        fputs(", \"ladder\": ", f);
-        json_str(f, c->lad[e->ladder].name);
-        fputs(", \"bitrate_kbps\": ", f);
-        json_num(f, e->kbps);
-        fputs(", \"bitrate_source\": ", f);
-        json_str(f, e->rate_source);
+        json_encode_head(f, c, i);
         fprintf(f, ", \"%s\": ", "vmaf");
         json_num(f, e->vmaf);
         fputs(", \"vmaf_harmonic_mean\": ", f);
@@ -558,15 +565,7 @@ static void write_plan_json(FILE *f, const Compare *c)
     json_str(f, c->grouping);
     fputs(",\n  \"encodes\": [", f);
     for (unsigned i = 0; i < c->n_enc; i++) {
-        const CmpEncode *e = &c->enc[i];
-        fputs(i ? ",\n    {\"file\": " : "\n    {\"file\": ", f);
-        json_str(f, e->path);
-        fputs(", \"ladder\": ", f);
-        json_str(f, c->lad[e->ladder].name);
-        fputs(", \"bitrate_kbps\": ", f);
-        json_num(f, e->kbps);
-        fputs(", \"bitrate_source\": ", f);
-        json_str(f, e->rate_source);
+        json_encode_head(f, c, i);
         fputc('}', f);
     }
     fputs("\n  ],\n  \"ladders\": [", f);
