@@ -28,7 +28,6 @@
  */
 #include <errno.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -250,12 +249,7 @@ static void warm_gpu(int gpu)
 {
     if (warming) return;
     av_log_set_level(AV_LOG_QUIET);
-    /* The stop signals are the caller's. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    warming = !pthread_create(&warm_thread, NULL, warm_main, (void *)(intptr_t)gpu);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    warming = !video_input_start_thread(&warm_thread, warm_main, (void *)(intptr_t)gpu);
 }
 
 static void warm_end(void)

@@ -24,7 +24,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,7 +34,6 @@
 #include "av_module.h"
 #include "video_input.h"
 #include "../src/trace.h"
-
 
 #include <libavformat/avformat.h>
 
@@ -170,11 +168,7 @@ static void *read_packets(void *arg)
 /* Reading the packets on a thread of its own (read_packets when it cannot start). */
 static void read_packets_start(Packets *pk)
 {
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    pk->started = !pthread_create(&pk->thread, NULL, read_packets, pk);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    pk->started = !video_input_start_thread(&pk->thread, read_packets, pk);
 }
 
 /* The packets, read here if no thread read them. */
@@ -533,12 +527,17 @@ static const VideoInputFormat sessions_format = {
 int avm_open_sessions(VideoInput **out, const char *path, const VideoDecodeOptions *o,
                       unsigned sessions)
 {
+    /* Only NVDEC's frames as they are, from a file that can be read again,
+     * are cut. EXACTVMAF_SESSIONS_ON_CPU=1 cuts CPU-decoded input too: the
+     * segments' logic, tested where there is no GPU. */
+    const char *env = getenv("EXACTVMAF_SESSIONS_ON_CPU");
+    const bool any = env && !strcmp(env, "1");
+    const bool cuttable = sessions != 1 && !o->scale_w && !o->convert && !o->raw &&
+                          strcmp(path, "-");
     /* The packets are read (for the plan) while the first decoder is made,
      * where NVDEC may decode the file. */
     Packets pk = { .path = path };
-    const char *any = getenv("EXACTVMAF_SESSIONS_ON_CPU");
-    if (sessions != 1 && o->hwdec != VIDEO_HWDEC_NONE && !o->hwdec_off && !o->scale_w &&
-        !o->convert && !o->raw && strcmp(path, "-") && !(any && !strcmp(any, "1")))
+    if (cuttable && !any && o->hwdec != VIDEO_HWDEC_NONE && !o->hwdec_off)
         read_packets_start(&pk);
     VideoInput *first = NULL;
     int err = avm_open_decoded(&first, path, o);
@@ -547,13 +546,9 @@ int avm_open_sessions(VideoInput **out, const char *path, const VideoDecodeOptio
         return err;
     }
     *out = first;
-    /* Only for NVDEC's frames as they are, from a file that can be read again.
-     * EXACTVMAF_SESSIONS_ON_CPU=1 cuts CPU-decoded input too: the segments'
-     * logic, tested where there is no GPU. */
     const VideoInfo *in = video_input_info(first);
     const bool nvdec = !strncmp(in->decoder, "NVDEC", 5);
-    if (sessions == 1 || (!nvdec && !(any && !strcmp(any, "1"))) || o->scale_w || o->convert ||
-        o->raw || !strcmp(path, "-")) {
+    if (!cuttable || (!nvdec && !any)) {
         read_packets_drop(&pk);
         return 0;
     }

@@ -8,7 +8,6 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -157,12 +156,7 @@ int cli_open_inputs(VideoInput **ref, VideoInput **dist, const CliSettings *c)
     pthread_t t;
     const bool side_by_side = !c->scale_to_ref && strcmp(c->path_ref, "-") &&
                               strcmp(c->path_dist, "-");
-    /* The stop signals are this thread's. */
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, &old);
-    const bool started = side_by_side && !pthread_create(&t, NULL, open_dist_main, &o);
-    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    const bool started = side_by_side && !video_input_start_thread(&t, open_dist_main, &o);
     int err = open_input(ref, c->path_ref, c, c->scale_w, c->scale_h);
     if (started) {
         pthread_join(t, NULL);

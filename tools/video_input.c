@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "libvmaf/picture.h"
+#include "stop_signals.h"
 #include "video_input.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -21,6 +22,15 @@
 #else
 #define HOST_BIG_ENDIAN 0
 #endif
+
+int video_input_start_thread(pthread_t *t, void *(*fn)(void *), void *arg)
+{
+    sigset_t old;
+    cli_hold_stop_signals(true, &old);
+    const int err = pthread_create(t, NULL, fn, arg);
+    cli_hold_stop_signals(false, &old);
+    return err;
+}
 
 static _Thread_local char **capture;
 

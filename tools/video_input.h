@@ -7,6 +7,7 @@
 #ifndef EXACTVMAF_TOOLS_VIDEO_INPUT_H
 #define EXACTVMAF_TOOLS_VIDEO_INPUT_H
 
+#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -167,6 +168,12 @@ void video_input_say(const char *fmt, ...);
  */
 void video_input_warm_gpu(int gpu);
 void video_input_warm_end(void);
+
+/**
+ * pthread_create() with the stop signals held, as the reader threads are
+ * made: only the tool's main thread takes them. @return 0 or an errno.
+ */
+int video_input_start_thread(pthread_t *t, void *(*fn)(void *), void *arg);
 
 /**
  * The messages kept since the last call (defer_messages), malloc'd, or NULL
