@@ -502,7 +502,8 @@ static void json_encode_head(FILE *f, const Compare *c, unsigned i)
     json_str(f, e->rate_source);
 }
 
-static void write_json(FILE *f, const Compare *c)
+/* The JSON outputs' first members: the reference, the metric and the grouping. */
+static void json_head(FILE *f, const Compare *c)
 {
     fputs("{\n  \"reference\": ", f);
     if (c->ref) json_str(f, c->ref);
@@ -511,6 +512,11 @@ static void write_json(FILE *f, const Compare *c)
     json_str(f, c->metric);
     fputs(",\n  \"grouping\": ", f);
     json_str(f, c->grouping);
+}
+
+static void write_json(FILE *f, const Compare *c)
+{
+    json_head(f, c);
     fputs(",\n  \"method\": \"PCHIP (Fritsch-Carlson) over log10(bitrate), integrated exactly "
           "(VCEG-M33; JCTVC-L1100, JVET CTC, AOM CTC)\",\n  \"encodes\": [", f);
     for (unsigned i = 0; i < c->n_enc; i++) {
@@ -557,12 +563,7 @@ static void write_json(FILE *f, const Compare *c)
 
 static void write_plan_json(FILE *f, const Compare *c)
 {
-    fputs("{\n  \"reference\": ", f);
-    json_str(f, c->ref);
-    fputs(",\n  \"metric\": ", f);
-    json_str(f, c->metric);
-    fputs(",\n  \"grouping\": ", f);
-    json_str(f, c->grouping);
+    json_head(f, c);
     fputs(",\n  \"encodes\": [", f);
     for (unsigned i = 0; i < c->n_enc; i++) {
         json_encode_head(f, c, i);
