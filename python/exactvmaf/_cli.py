@@ -145,23 +145,29 @@ def _run_tool(argv):
                     code=r.returncode)
 
 
+def tool_args(cli, models, features, backend, threads, gpu, options):
+    """The tool's arguments for a scoring: a run's, and compare's for each encode."""
+    argv = ['-q', '--threads', str(threads)]
+    if backend != 'auto':
+        argv += ['--backend', backend]
+    if gpu:
+        argv += ['--gpu', str(gpu)]
+    for m in models:
+        argv += ['--model', m.cli()]
+    for name, opts in features:
+        argv += ['--feature', feature_cli(name, opts)]
+    return argv + option_args(cli, options)
+
+
 def score_files(ref, dis, models, features, backend, threads, gpu, options):
     cli = cli_path()
     with tempfile.TemporaryDirectory(prefix='exactvmaf-') as tmp:
         out = os.path.join(tmp, 'out.json')
         argv = [cli, '-r', os.fspath(ref), '-d', os.fspath(dis), '--json', '-o', out,
-                '--precision', 'max', '-q', '--threads', str(threads)]
-        if backend != 'auto':
-            argv += ['--backend', backend]
-        if gpu:
-            argv += ['--gpu', str(gpu)]
-        for m in models:
-            argv += ['--model', m.cli()]
+                '--precision', 'max']
+        argv += tool_args(cli, models, features, backend, threads, gpu, options)
         if not models and not any(options.get(p) for p in PRESETS):
             argv.append('--no_prediction')
-        for name, opts in features:
-            argv += ['--feature', feature_cli(name, opts)]
-        argv += option_args(cli, options)
         _run_tool(argv)
         with open(out) as f:
             return Result.from_json(json.load(f))
@@ -206,20 +212,6 @@ class Comparison:
         return '<Comparison of %d encodes in %d ladders>' % (len(self.encodes), len(self.ladders))
 
 
-def compare_args(cli, models, features, backend, threads, gpu, options):
-    """The arguments of a compare run that go to each encode's scoring."""
-    argv = ['-q', '--threads', str(threads)]
-    if backend != 'auto':
-        argv += ['--backend', backend]
-    if gpu:
-        argv += ['--gpu', str(gpu)]
-    for m in models:
-        argv += ['--model', m.cli()]
-    for name, opts in features:
-        argv += ['--feature', feature_cli(name, opts)]
-    return argv + option_args(cli, options)
-
-
 def compare_outputs(group_by, report, csv):
     argv = []
     if group_by is not None:
@@ -237,7 +229,7 @@ def compare_plan(ref, encodes, group_by, models, options):
     with tempfile.TemporaryDirectory(prefix='exactvmaf-') as tmp:
         out = os.path.join(tmp, 'plan.json')
         argv = [cli, 'compare', '--plan', '--json', out]
-        argv += compare_args(cli, models, (), 'auto', 0, 0, options)
+        argv += tool_args(cli, models, (), 'auto', 0, 0, options)
         argv += compare_outputs(group_by, None, None)
         _run_tool(argv + ['--', os.fspath(ref)] + [os.fspath(e) for e in encodes])
         with open(out) as f:
@@ -258,7 +250,7 @@ def compare_files(ref, encodes, group_by, models, features, backend, threads, gp
         else:
             if scores is not None:
                 argv += ['--scores', os.fspath(scores)]
-            argv += compare_args(cli, models, features, backend, threads, gpu, options)
+            argv += tool_args(cli, models, features, backend, threads, gpu, options)
         argv += compare_outputs(group_by, report, csv)
         if points is None:
             argv += ['--', os.fspath(ref)] + [os.fspath(e) for e in encodes]
