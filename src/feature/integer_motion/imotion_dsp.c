@@ -62,7 +62,7 @@ uint64_t imotion_sad_c(const void *prev, ptrdiff_t prev_stride, const void *cur,
 
 /* ---- Fast (auto-vectorised) ---- */
 
-enum { F0 = 3571, F1 = 16004, F2 = 26386 };
+enum { F0 = IMOTION_F0, F1 = IMOTION_F1, F2 = IMOTION_F2 };
 
 /** Vertical pass, 8-bit: y, split into y >> 8 and y & 255; returns the OR of y. */
 static inline int32_t vert_u8(const uint8_t *restrict p0, const uint8_t *restrict p1,

@@ -14,6 +14,10 @@
 
 #include "imotion_arith.h"
 
+/* IMOTION_FILTER's three distinct taps (it is symmetric), for the kernels
+ * that add the mirrored samples first: F0 * (d0 + d4) + F1 * (d1 + d3) + F2 * d2. */
+enum { IMOTION_F0 = 3571, IMOTION_F1 = 16004, IMOTION_F2 = 26386 };
+
 /** Scratch rows for a frame width of w_max (IMOTION_RADIUS padding each side). */
 typedef struct ImotionScratch {
     int32_t *y;     /**< vertical results (reference kernel) */

@@ -18,7 +18,7 @@
 
 #include <arm_neon.h>
 
-enum { F0 = 3571, F1 = 16004, F2 = 26386 };
+enum { F0 = IMOTION_F0, F1 = IMOTION_F1, F2 = IMOTION_F2 };
 
 /* Vertical pass of one 8-bit row: yh = y >> 8, yl = y & 255; the OR of y. */
 static int32_t vert_u8(const uint8_t *const p[IMOTION_TAPS], const uint8_t *const c[IMOTION_TAPS],
