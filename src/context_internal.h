@@ -64,6 +64,7 @@ struct VmafContext {
     unsigned n_workers;
     Job *queue;
     unsigned q_cap, q_head, q_len, busy;
+    unsigned n_ready;       /* workers whose instances are made (or failed) */
     bool stop;
     int worker_err;
     pthread_mutex_t lock;

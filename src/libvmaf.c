@@ -395,7 +395,14 @@ static void *worker_main(void *arg)
     Worker *wk = arg;
     VmafContext *vmaf = wk->vmaf;
     vmaf_log_bind(vmaf->log_id);
+    /* Each worker makes its own instances, the workers side by side: their
+     * start (buffers allocated, and cleared by the kernel as they are first
+     * touched) then takes one instance's time, not one per thread. */
+    const int init_err = vmaf_ctx_fill_instances(vmaf, wk->inst, false, true);
     pthread_mutex_lock(&vmaf->lock);
+    if (init_err && !vmaf->worker_err) vmaf->worker_err = init_err;
+    vmaf->n_ready++;
+    pthread_cond_broadcast(&vmaf->cond_idle);
     for (;;) {
         while (!vmaf->q_len && !vmaf->stop) pthread_cond_wait(&vmaf->cond_job, &vmaf->lock);
         if (!vmaf->q_len && vmaf->stop) break;
@@ -482,7 +489,9 @@ int vmaf_ctx_start_workers(VmafContext *vmaf)
     vmaf->stop = false;
     vmaf->q_head = vmaf->q_len = vmaf->busy = 0;
     vmaf->n_workers = vmaf->cfg.n_threads;
-    vmaf->q_cap = 2 * vmaf->n_workers;
+    /* A frame waiting for each worker: one that finishes finds its next
+     * frame there; more would only hold more pictures in memory. */
+    vmaf->q_cap = vmaf->n_workers;
     vmaf->queue = calloc(vmaf->q_cap, sizeof(*vmaf->queue));
     vmaf->worker = calloc(vmaf->n_workers, sizeof(*vmaf->worker));
     if (!vmaf->queue || !vmaf->worker) {
@@ -491,9 +500,14 @@ int vmaf_ctx_start_workers(VmafContext *vmaf)
     }
     for (unsigned i = 0; i < vmaf->n_workers; i++) {
         vmaf->worker[i].vmaf = vmaf;
-        err = create_instances(vmaf, &vmaf->worker[i].inst, false, true);
-        if (err) goto fail;
+        vmaf->worker[i].inst = calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(VmafFex *));
+        if (!vmaf->worker[i].inst) {
+            err = -ENOMEM;
+            goto fail;
+        }
     }
+    vmaf->n_ready = 0;
+    vmaf->worker_err = 0;
     for (unsigned i = 0; i < vmaf->n_workers; i++) {
         if (pthread_create(&vmaf->worker[i].thread, NULL, worker_main, &vmaf->worker[i])) {
             err = -ENOMEM;
@@ -501,7 +515,12 @@ int vmaf_ctx_start_workers(VmafContext *vmaf)
         }
         vmaf->worker[i].started = true;
     }
-    return 0;
+    /* Every worker's instances made (worker_main) before the first frame. */
+    pthread_mutex_lock(&vmaf->lock);
+    while (vmaf->n_ready < vmaf->n_workers) pthread_cond_wait(&vmaf->cond_idle, &vmaf->lock);
+    err = vmaf->worker_err;
+    pthread_mutex_unlock(&vmaf->lock);
+    if (!err) return 0;
 fail:
     stop_workers(vmaf);
     vmaf->n_workers = 0;
@@ -571,6 +590,14 @@ static int flush(VmafContext *vmaf)
     }
     vmaf->flushed = true;
     clock_gettime(CLOCK_MONOTONIC, &vmaf->t_end);
+    if (vmaf->pool) {
+        /* The pool only grows: what it made is the most pictures held at once. */
+        unsigned n;
+        size_t bytes;
+        vmaf_picture_pool_usage(vmaf->pool, &n, &bytes);
+        vmaf_log(VMAF_LOG_LEVEL_INFO, "pictures in memory at most: %u of %.1f MiB (%.1f MiB)",
+                 n, bytes / 1048576.0, n * (bytes / 1048576.0));
+    }
     return err;
 }
 

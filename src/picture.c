@@ -249,6 +249,14 @@ int vmaf_picture_pool_fetch(VmafPicturePool *pool, VmafPicture *pic)
     return 0;
 }
 
+void vmaf_picture_pool_usage(VmafPicturePool *pool, unsigned *buffers, size_t *bytes)
+{
+    pthread_mutex_lock(&pool->lock);
+    *buffers = pool->n_all;
+    *bytes = pool->size;
+    pthread_mutex_unlock(&pool->lock);
+}
+
 void vmaf_picture_pool_close(VmafPicturePool *pool)
 {
     if (pool) pool_release(pool);

@@ -51,6 +51,8 @@ typedef void (*VmafUnpinFn)(void *arg, void *buf);
  */
 void vmaf_picture_pool_pin(VmafPicturePool *pool, VmafPinFn pin, VmafUnpinFn unpin,
                            void *arg);
+/** Buffers made so far (the most pictures out at once) and their size in bytes. */
+void vmaf_picture_pool_usage(VmafPicturePool *pool, unsigned *buffers, size_t *bytes);
 /** The owner lets go; the pool is freed once every buffer came back. */
 void vmaf_picture_pool_close(VmafPicturePool *pool);
 

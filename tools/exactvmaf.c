@@ -243,6 +243,15 @@ static void report_early_end(VideoInput *ended, Reader *other, unsigned index,
     else report_lengths(other->vi, n_other, exact, ended, index, true, c);
 }
 
+/* Whether any extractor of the run computes on a GPU (known from the first pair on). */
+static bool gpu_computes(VmafContext *vmaf)
+{
+    const char *extractor, *backend;
+    for (unsigned i = 0; !exactvmaf_backend_at(vmaf, i, &extractor, &backend); i++)
+        if (strcmp(backend, "cpu")) return true;
+    return false;
+}
+
 /*
  * Read frame pairs and hand them to the library until both videos end
  * together, or --frame_cnt is reached, or a stop signal comes
@@ -305,6 +314,10 @@ static int read_frames(VmafContext *vmaf, Reader *ref, Reader *dist,
         const int err = vmaf_read_pictures(vmaf, &fr.pic, &fd.pic, index);
         if (!index) cli_hold_stop_signals(false, &old);
         if (!index) ev_trace("first pair handed to the library");
+        if (!index && !err && gpu_computes(vmaf)) {
+            reader_deepen(ref, READ_AHEAD);
+            reader_deepen(dist, READ_AHEAD);
+        }
         if (err) {
             progress_end(progress, index);
             fprintf(stderr, "exactvmaf: computing frame %u failed: %s\n", index, strerror(-err));
@@ -456,11 +469,9 @@ static void end_gpu_run(VmafContext *vmaf, const VideoInput *ref, const VideoInp
 {
     const char *full = getenv("EXACTVMAF_FULL_TEARDOWN");
     if (full && !strcmp(full, "1")) return;
-    bool gpu = !strncmp(video_input_info(ref)->decoder, "NVDEC", 5) ||
-               !strncmp(video_input_info(dist)->decoder, "NVDEC", 5);
-    const char *extractor, *backend;
-    for (unsigned i = 0; !gpu && !exactvmaf_backend_at(vmaf, i, &extractor, &backend); i++)
-        gpu = strcmp(backend, "cpu") != 0;
+    const bool gpu = !strncmp(video_input_info(ref)->decoder, "NVDEC", 5) ||
+                     !strncmp(video_input_info(dist)->decoder, "NVDEC", 5) ||
+                     gpu_computes(vmaf);
     if (!gpu) return;
     /* Everything written is flushed; a failing stdout is an output error,
      * as at the normal end. */

@@ -35,7 +35,7 @@ static void *reader_main(void *arg)
     pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
     while (!r->limit || r->produced < r->limit) {
         pthread_mutex_lock(&r->lock);
-        while (r->len == READ_AHEAD && !r->stop) pthread_cond_wait(&r->cond, &r->lock);
+        while (r->len >= r->depth && !r->stop) pthread_cond_wait(&r->cond, &r->lock);
         const bool stop = r->stop;
         pthread_mutex_unlock(&r->lock);
         if (stop) break;
@@ -63,6 +63,7 @@ static int reader_start(Reader *r, VideoInput *vi, unsigned bpc, unsigned limit)
     r->vi = vi;
     r->bpc = bpc;
     r->limit = limit;
+    r->depth = READ_AHEAD_CPU;
     vi->defer_messages = true;
     if (pthread_mutex_init(&r->lock, NULL)) return -ENOMEM;
     if (pthread_cond_init(&r->cond, NULL)) {
@@ -76,6 +77,16 @@ static int reader_start(Reader *r, VideoInput *vi, unsigned bpc, unsigned limit)
     }
     r->started = true;
     return 0;
+}
+
+void reader_deepen(Reader *r, unsigned depth)
+{
+    if (!r->started) return;
+    if (depth > READ_AHEAD) depth = READ_AHEAD;
+    pthread_mutex_lock(&r->lock);
+    if (depth > r->depth) r->depth = depth;
+    pthread_cond_broadcast(&r->cond);
+    pthread_mutex_unlock(&r->lock);
 }
 
 int reader_next(Reader *r, ReaderFrame *f)

@@ -1,8 +1,12 @@
 /*
  * Reading ahead: each video has a thread that reads its frames into the
- * context's pool pictures, up to READ_AHEAD frames before the computation
- * reaches them, so that the two files are read in parallel and beside the
- * computation. What a read would print is kept with its frame and printed
+ * context's pool pictures, a few frames before the computation reaches
+ * them, so that the two files are read in parallel and beside the
+ * computation. On the CPU two frames ahead are enough (the context's own
+ * queue holds the frames its workers have yet to take), and every frame
+ * more is a picture more in memory, whose first filling costs the kernel's
+ * clearing of fresh pages; a GPU takes frames in bursts, so a run on one
+ * reads up to READ_AHEAD frames ahead (reader_deepen). What a read would print is kept with its frame and printed
  * when the computation reaches that frame, so that the messages (and which
  * ones appear) are those of reading the pairs one after the other.
  */
@@ -17,6 +21,7 @@
 #include "video_input.h"
 
 #define READ_AHEAD 8
+#define READ_AHEAD_CPU 2
 
 typedef struct ReaderFrame {
     int ret;            /* 1: a frame in pic, 0: the end, <0: an error */
@@ -34,6 +39,7 @@ typedef struct Reader {
     pthread_cond_t cond;
     ReaderFrame q[READ_AHEAD];
     unsigned head, len;
+    unsigned depth;         /* frames read ahead at most, up to READ_AHEAD */
 } Reader;
 
 /* The context's pool, made when the first frame is known to be whole (a
@@ -52,6 +58,9 @@ typedef struct ReaderPool {
  */
 int readers_start(VmafContext *vmaf, ReaderPool *pool, VideoInput *ref, VideoInput *dist,
                   const CliSettings *c, unsigned bpc, Reader rd[2]);
+
+/* Read up to `depth` frames ahead from now on (a run that went to a GPU). */
+void reader_deepen(Reader *r, unsigned depth);
 
 /*
  * The next frame, waiting for it: 0, or -EINTR when a stop signal came
