@@ -1,6 +1,6 @@
 /*
  * checkasm room: the integer motion SAD (src/feature/integer_motion/imotion_dsp.h),
- * the vectorisable C build ("vec") and the AVX2 (or NEON) build against the plain-C
+ * the vectorisable C build ("vec") and the AVX2, AVX-512 (or NEON) builds against the plain-C
  * reference: every bit depth from 8 to 16, widths and heights from the
  * smallest the filter takes (3) to 1920 + odd, random strides, rows ending
  * at the end of their buffer (overreads are caught by ASan and valgrind),
@@ -23,12 +23,14 @@ static unsigned rnd_below(unsigned n)
 void checkasm_imotion(int isa_max)
 {
     enum { W_MAX = 1920 + 21, H_MAX = 24 };
-    ImotionSadFn fns[3] = { imotion_sad_c, imotion_sad_vec, NULL };
-    const char *names[3] = { "c", "vec", "avx2" };
+    ImotionSadFn fns[4] = { imotion_sad_c, imotion_sad_vec, NULL, NULL };
+    const char *names[4] = { "c", "vec", "avx2", "avx512" };
     int n_fns = 2;
 #if IMOTION_HAVE_AVX2
     if (isa_max >= EV_ISA_AVX2)
         fns[n_fns++] = imotion_sad_avx2;
+    if (isa_max >= EV_ISA_AVX512)
+        fns[n_fns++] = imotion_sad_avx512;
 #elif IMOTION_HAVE_NEON
     names[2] = "neon";
     if (isa_max >= EV_ISA_NEON)
@@ -76,7 +78,7 @@ void checkasm_imotion(int isa_max)
                                  kind == CA_CHECKER ? CA_CHECKER : (enum CaKind)kind, i + how);
                         }
                     }
-                    uint64_t sad[3];
+                    uint64_t sad[4];
                     for (int f = 0; f < n_fns; f++)
                         sad[f] = fns[f](prev, ps, cur, cs, w, h, bpc, &scr);
                     for (int f = 1; f < n_fns; f++)

@@ -135,9 +135,8 @@ static inline void pad2(int32_t *y, int w)
     y[w + 1] = y[w - 3];
 }
 
-/* The body of the fast kernel, built once for the baseline instruction set
- * and once for AVX2 (the same integer operations; only the vector width
- * differs). */
+/* The body of the fast kernel, built for the baseline instruction set, AVX2
+ * and AVX-512 (the same integer operations; only the vector width differs). */
 static inline __attribute__((always_inline)) uint64_t
 sad_fast(const void *prev, ptrdiff_t prev_stride, const void *cur, ptrdiff_t cur_stride,
          int w, int h, unsigned bpc, const ImotionScratch *s)
@@ -184,18 +183,30 @@ uint64_t imotion_sad_vec(const void *prev, ptrdiff_t prev_stride, const void *cu
 }
 
 #if IMOTION_HAVE_AVX2
-__attribute__((target("avx2")))
+EV_TARGET_AVX2_BEGIN
 uint64_t imotion_sad_avx2(const void *prev, ptrdiff_t prev_stride, const void *cur,
                           ptrdiff_t cur_stride, int w, int h, unsigned bpc,
                           const ImotionScratch *s)
 {
     return sad_fast(prev, prev_stride, cur, cur_stride, w, h, bpc, s);
 }
+EV_TARGET_END
+
+EV_TARGET_AVX512_BEGIN
+uint64_t imotion_sad_avx512(const void *prev, ptrdiff_t prev_stride, const void *cur,
+                            ptrdiff_t cur_stride, int w, int h, unsigned bpc,
+                            const ImotionScratch *s)
+{
+    return sad_fast(prev, prev_stride, cur, cur_stride, w, h, bpc, s);
+}
+EV_TARGET_END
 #endif
 
 ImotionSadFn imotion_sad_best(void)
 {
 #if IMOTION_HAVE_AVX2
+    if (ev_cpu_isa() >= EV_ISA_AVX512)
+        return imotion_sad_avx512;
     if (ev_cpu_isa() >= EV_ISA_AVX2)
         return imotion_sad_avx2;
 #elif IMOTION_HAVE_NEON

@@ -1,8 +1,8 @@
 /*
  * Integer motion SAD kernels: the plain-C reference (imotion_sad_c, the
  * reference's loops) and a faster version written for the compiler's
- * vectoriser, built for the baseline instruction set (imotion_sad_vec) and
- * for AVX2 (imotion_sad_avx2), and NEON intrinsics on AArch64
+ * vectoriser, built for the baseline instruction set (imotion_sad_vec), for
+ * AVX2 (imotion_sad_avx2) and for AVX-512 (imotion_sad_avx512), and NEON intrinsics on AArch64
  * (imotion_sad_neon). All return the reference's uint64 SAD bit for bit;
  * tests/checkasm compares them on random and edge inputs.
  */
@@ -45,6 +45,10 @@ uint64_t imotion_sad_vec(const void *prev, ptrdiff_t prev_stride, const void *cu
 uint64_t imotion_sad_avx2(const void *prev, ptrdiff_t prev_stride, const void *cur,
                           ptrdiff_t cur_stride, int w, int h, unsigned bpc,
                           const ImotionScratch *s);
+/** Needs the AVX-512 subsets of EV_ISA_AVX512. */
+uint64_t imotion_sad_avx512(const void *prev, ptrdiff_t prev_stride, const void *cur,
+                            ptrdiff_t cur_stride, int w, int h, unsigned bpc,
+                            const ImotionScratch *s);
 #else
 #define IMOTION_HAVE_AVX2 0
 #endif
