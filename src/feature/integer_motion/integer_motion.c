@@ -5,7 +5,7 @@
  *
  * The reference reads the previous call's reference picture (two calls back
  * with the five-frame window) from the framework; here the extractor is
- * temporal and keeps copies of the luma planes it needs. Each frame emits
+ * temporal and keeps references to the pictures it needs. Each frame emits
  * its score (VMAF_integer_feature_motion_sad_score, and with debug
  * VMAF_integer_feature_motion_score). motion2 and motion3 come from the
  * scores of frames 0, 1, 2, ... as long as they are consecutive, as the
@@ -32,7 +32,7 @@
 #include "imotion_dsp.h"
 #include "integer_motion_state.h"
 #include "log.h"
-#include "mem.h"
+#include "picture_internal.h"
 
 static const VmafOption options[] = {
     {
@@ -251,9 +251,8 @@ static ImotionParams params(const ImotionState *s)
 
 static void free_state(ImotionState *s)
 {
-    free(s->prev[0]);
-    free(s->prev[1]);
-    s->prev[0] = s->prev[1] = NULL;
+    for (unsigned k = 0; k < 2; k++)
+        if (s->prev[k].ref) vmaf_picture_unref(&s->prev[k]);
     imotion_scratch_free(&s->scratch);
     free(s->scores.score);
     s->scores = (ImotionScores){ 0 };
@@ -293,12 +292,6 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     }
 
     s->n_prev = s->motion_five_frame_window ? 2 : 1;
-    s->row_bytes = (size_t)w * (bpc > 8 ? 2 : 1);
-    for (unsigned k = 0; k < s->n_prev; k++) {
-        s->prev[k] = vmaf_mem_alloc_large(s->row_bytes * h);
-        if (!s->prev[k])
-            goto fail;
-    }
     err = imotion_scratch_alloc(&s->scratch, (int)w);
     if (err)
         goto fail;
@@ -307,6 +300,20 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
 
 fail:
     free_state(s);
+    return err;
+}
+
+/* The reference picture of this call, for the calls that compare with it:
+ * a reference to it rather than a copy of its luma. */
+static int keep(ImotionState *s, const VmafPicture *ref)
+{
+    VmafPicture *slot = &s->prev[s->calls % s->n_prev];
+    if (slot->ref) vmaf_picture_unref(slot);
+    const int err = vmaf_picture_ref(slot, ref);
+    if (err) {
+        memset(slot, 0, sizeof(*slot));
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "motion: pictures must come from vmaf_picture_alloc()");
+    }
     return err;
 }
 
@@ -336,16 +343,15 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
                          "(the first frame must have index 0)", index);
                 return -EINVAL;
             }
-            const uint8_t *prev = s->prev[(s->calls - s->n_prev) % s->n_prev];
-            const uint64_t sad = s->sad(prev, (ptrdiff_t)s->row_bytes, ref->data[0],
+            const VmafPicture *prev = &s->prev[(s->calls - s->n_prev) % s->n_prev];
+            const uint64_t sad = s->sad(prev->data[0], prev->stride[0], ref->data[0],
                                         ref->stride[0], (int)s->w, (int)s->h, s->bpc,
                                         &s->scratch);
             score = imotion_score(sad, s->w, s->h, s->motion_fps_weight, s->motion_max_val);
         }
-        uint8_t *keep = s->prev[s->calls % s->n_prev];
-        for (unsigned i = 0; i < s->h; i++)
-            memcpy(keep + i * s->row_bytes,
-                   (const uint8_t *)ref->data[0] + (ptrdiff_t)i * ref->stride[0], s->row_bytes);
+        err = keep(s, ref);
+        if (err)
+            return err;
     }
     s->calls++;
 
@@ -374,12 +380,10 @@ static int prime(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
     (void)dist, (void)index;
     if (s->motion_force_zero)
         return 0;   /* the twin ran this path's extract itself */
-    uint8_t *keep = s->prev[s->calls % s->n_prev];
-    for (unsigned i = 0; i < s->h; i++)
-        memcpy(keep + i * s->row_bytes,
-               (const uint8_t *)ref->data[0] + (ptrdiff_t)i * ref->stride[0], s->row_bytes);
-    s->calls++;
-    return 0;
+    const int err = keep(s, ref);
+    if (!err)
+        s->calls++;
+    return err;
 }
 
 static int flush(VmafFex *fex)

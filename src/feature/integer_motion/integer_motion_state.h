@@ -13,6 +13,7 @@
 
 #include "imotion_conclude.h"
 #include "imotion_dsp.h"
+#include "libvmaf/picture.h"
 
 typedef struct ImotionState {
     /* Options, written by the framework before init. */
@@ -27,9 +28,10 @@ typedef struct ImotionState {
 
     /* Set up by init. */
     unsigned w, h, bpc;
-    unsigned n_prev;            /**< luma planes kept: 1, or 2 with the five-frame window */
-    size_t row_bytes;
-    uint8_t *prev[2];           /**< luma of earlier calls, ring indexed by call count */
+    unsigned n_prev;            /**< pictures kept: 1, or 2 with the five-frame window */
+    /** References to the reference pictures of earlier calls (no copy), a
+     * ring indexed by call count; .ref NULL where none is kept yet. */
+    VmafPicture prev[2];
     unsigned calls;             /**< extract calls so far */
     ImotionScratch scratch;
     ImotionSadFn sad;
