@@ -323,7 +323,7 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                 unsigned w, unsigned h)
 {
     VifState *s = fex->priv;
-    enum VifPrescaleMethod method;
+    enum EvPrescaleMethod method;
     int err;
     (void)pix_fmt;
 

@@ -9,6 +9,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "feature/common/prescale.h"
+
 /** Four scales, as in the reference. */
 #define VIF_NUM_SCALES 4
 /** Widest kernel any accepted vif_kernelscale gives (ks <= 4: 17*4 -> 69). */
@@ -27,37 +29,27 @@ int vif_filter_width(int scale, float ks);
  */
 int vif_filter_taps(float *out, int scale, float ks);
 
-enum VifPrescaleMethod {
-    VIF_PRESCALE_NEAREST,
-    VIF_PRESCALE_BILINEAR,
-    VIF_PRESCALE_BICUBIC,
-    VIF_PRESCALE_LANCZOS4,
-};
-
-/** Method by name ("nearest", ...); -EINVAL for an unknown name. */
-int vif_prescale_method_parse(const char *name, enum VifPrescaleMethod *method);
+/** vif_prescale_method by name ("nearest", ...); -EINVAL (logged) for an unknown name. */
+int vif_prescale_method_parse(const char *name, enum EvPrescaleMethod *method);
 
 /**
- * A prescale from src_w x src_h to dst_w x dst_h: per-column and per-row
- * source indices and weights, computed once at init. An identity plan
- * (equal sizes) copies, as the reference does for every method.
+ * A prescale from src_w x src_h to dst_w x dst_h (feature/common/prescale.h):
+ * per-column and per-row source indices and weights, computed once at init.
+ * An identity plan (equal sizes) copies, as the reference does for every
+ * method.
  */
 typedef struct VifPrescale {
-    enum VifPrescaleMethod method;
+    enum EvPrescaleMethod method;
     int src_w, src_h, dst_w, dst_h;
     bool identity;
-    int taps;       /**< source samples per axis: 1, 2, 4 or 9 */
-    int *col_idx;   /**< dst_w * taps source columns */
-    int *row_idx;   /**< dst_h * taps source rows */
-    float *col_wt;  /**< dst_w * taps weights (bilinear: dx only) */
-    float *row_wt;  /**< dst_h * taps weights (bilinear: dy only) */
+    EvPrescaleAxis cols, rows;
 } VifPrescale;
 
 /**
  * Build the tables. -EINVAL (logged) when the source is too small for the
  * method's reach (the reference would read outside the picture), -ENOMEM.
  */
-int vif_prescale_init(VifPrescale *ps, enum VifPrescaleMethod method,
+int vif_prescale_init(VifPrescale *ps, enum EvPrescaleMethod method,
                       int src_w, int src_h, int dst_w, int dst_h);
 
 /** Free the tables; safe on a zeroed or half-built plan. */

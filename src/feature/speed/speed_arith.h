@@ -18,6 +18,7 @@
 
 #include <math.h>
 
+#include "feature/common/prescale_arith.h"
 #include "fp.h"
 
 /** Block side and its sample count (the reference's DEFAULT_BLOCK_SIZE). */
@@ -59,38 +60,6 @@ EV_FN int speed_reflect(int i, int n)
 EV_FN float speed_tap(float acc, float f, float x)
 {
     return FADD(acc, FMUL(f, x));
-}
-
-/* ---- Prescalers (vif_scale_frame_s); positions and weights are init-time
- * host constants, these are the per-sample sums ---- */
-
-/**
- * Bilinear sample: ((1-dy)(1-dx))p11 + ((1-dy)dx)p12 + (dy(1-dx))p21 +
- * (dy dx)p22, each weight product formed first, summed left to right.
- */
-EV_FN float speed_bilinear(float p11, float p12, float p21, float p22,
-                           float dx, float dy)
-{
-    const float ody = FSUB(1.0f, dy), odx = FSUB(1.0f, dx);
-    const float a = FMUL(FMUL(ody, odx), p11);
-    const float b = FMUL(FMUL(ody, dx), p12);
-    const float c = FMUL(FMUL(dy, odx), p21);
-    const float d = FMUL(FMUL(dy, dx), p22);
-    return FADD(FADD(FADD(a, b), c), d);
-}
-
-/** One bicubic tap: acc + p * (wx * wy). */
-EV_FN float speed_bicubic_tap(float acc, float p, float wx, float wy)
-{
-    return FADD(acc, FMUL(p, FMUL(wx, wy)));
-}
-
-/** One lanczos4 tap: the weight wx * wy goes to both running sums. */
-EV_FN void speed_lanczos_tap(float *acc, float *wsum, float p, float wx, float wy)
-{
-    const float w = FMUL(wx, wy);
-    *wsum = FADD(*wsum, w);
-    *acc = FADD(*acc, FMUL(p, w));
 }
 
 /* ---- Block statistics ---- */

@@ -56,18 +56,6 @@ static bool kernelscale_valid(float ks)
     return false;
 }
 
-static int method_parse(const char *name, enum SpeedPrescaleMethod *m)
-{
-    static const char *const names[] = { "nearest", "bilinear", "bicubic", "lanczos4" };
-    for (int i = 0; name && i < 4; i++) {
-        if (!strcmp(name, names[i])) {
-            *m = (enum SpeedPrescaleMethod)i;
-            return 0;
-        }
-    }
-    return -EINVAL;
-}
-
 /* The reference's ALMOST_EQUAL(prescale, 1.0): within 1e-3 the prescale is skipped. */
 static bool prescale_skipped(double ps)
 {
@@ -105,96 +93,6 @@ static void gaussian(float *out, int size, float sd)
         out[i] /= sum;
 }
 
-/* ---- Prescale tables (vif_scale_frame_s's positions and weights) ---- */
-
-/* The reference's mirror(): float arguments, one reflection. */
-static float mirror_f(float i, float left, float right)
-{
-    return i < left ? -i : i > right ? 2 * right - i : i;
-}
-
-/* Keys cubic, a = -0.75, all float. */
-static float bicubic_weight(float t)
-{
-    const float a = -0.75f;
-    if (t < 0)
-        t = -t;
-    if (t < 1)
-        return ((a + 2) * t - (a + 3)) * t * t + 1;
-    if (t < 2)
-        return (((t - 5) * t + 8) * t - 4) * a;
-    return 0;
-}
-
-/* Lanczos window: double expression (libm sin), rounded to float. */
-static float lanczos_weight(float x, float a)
-{
-    if (x == 0.0)
-        return 1.0f;
-    if (x > -a && x < a)
-        return (float)(a * sin(M_PI * x) * sin(M_PI * x / a) / (M_PI * M_PI * x * x));
-    return 0.0f;
-}
-
-/* Positions of n outputs along an axis of `len` source samples. Returns
- * -EINVAL when a (mirrored) index falls outside the source. */
-static int axis_build(SpeedAxis *ax, enum SpeedPrescaleMethod m, int len, int n)
-{
-    static const int taps_of[] = { 1, 2, 4, 9 };
-    ax->taps = taps_of[m];
-    ax->idx = malloc(sizeof(int) * (size_t)n * ax->taps);
-    ax->wt = malloc(sizeof(float) * (size_t)n * ax->taps);
-    if (!ax->idx || !ax->wt)
-        return -ENOMEM;
-
-    const float ratio = (float)len / n;
-    const float last = (float)(len - 1);
-    for (int x = 0; x < n; x++) {
-        int *ix = ax->idx + (size_t)x * ax->taps;
-        float *w = ax->wt + (size_t)x * ax->taps;
-        /* (x + 0.5) * ratio - 0.5 in double, stored as float. */
-        const float pos = (float)((x + 0.5) * ratio - 0.5);
-        switch (m) {
-        case SPEED_PRESCALE_NEAREST:
-            ix[0] = (int)((float)x * ratio);
-            w[0] = 1.0f;
-            break;
-        case SPEED_PRESCALE_BILINEAR:
-            ix[0] = (int)mirror_f((float)floor(pos), 0, last);
-            ix[1] = (int)mirror_f((float)ceil(pos), 0, last);
-            /* The fraction is taken from the mirrored lower index. */
-            w[0] = pos - (float)ix[0];
-            w[1] = 0.0f;
-            break;
-        case SPEED_PRESCALE_BICUBIC:
-        case SPEED_PRESCALE_LANCZOS4: {
-            const int x0 = (int)floor(pos);
-            const float d = pos - (float)x0;
-            const int lo = m == SPEED_PRESCALE_BICUBIC ? -1 : -4;
-            for (int t = 0; t < ax->taps; t++) {
-                const int i = lo + t;
-                ix[t] = (int)mirror_f((float)(x0 + i), 0, last);
-                w[t] = m == SPEED_PRESCALE_BICUBIC ? bicubic_weight((float)i - d)
-                                                   : lanczos_weight((float)i - d, 4.0f);
-            }
-            break;
-        }
-        }
-        for (int t = 0; t < ax->taps; t++)
-            if (ix[t] < 0 || ix[t] >= len)
-                return -EINVAL;
-    }
-    return 0;
-}
-
-static void axis_free(SpeedAxis *ax)
-{
-    free(ax->idx);
-    free(ax->wt);
-    ax->idx = NULL;
-    ax->wt = NULL;
-}
-
 /* ---- Init ---- */
 
 static void *alloc_aligned(size_t bytes)
@@ -205,8 +103,8 @@ static void *alloc_aligned(size_t bytes)
 
 void speed_core_close(SpeedCore *c)
 {
-    axis_free(&c->ax);
-    axis_free(&c->ay);
+    ev_prescale_axis_free(&c->ax);
+    ev_prescale_axis_free(&c->ay);
     free(c->src_rows);
     free(c->scaled_rows);
     free(c->splane);
@@ -275,7 +173,7 @@ int speed_core_init(SpeedCore *c, const char *name, const SpeedParams *p, int w,
                  name, p->kernelscale);
         return -EINVAL;
     }
-    if (method_parse(p->prescale_method, &c->method)) {
+    if (ev_prescale_method_parse(p->prescale_method, &c->method)) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR,
                  "%s: invalid speed_prescale_method \"%s\"; supported: nearest, "
                  "bilinear, bicubic, lanczos4", name,
@@ -342,9 +240,9 @@ int speed_core_init(SpeedCore *c, const char *name, const SpeedParams *p, int w,
      * then a plain copy, whatever the method. */
     c->scaled = !prescale_skipped(p->prescale) && (c->sw != w || c->sh != h);
     if (c->scaled) {
-        err = axis_build(&c->ax, c->method, w, c->sw);
+        err = ev_prescale_axis_build(&c->ax, c->method, w, c->sw);
         if (!err)
-            err = axis_build(&c->ay, c->method, h, c->sh);
+            err = ev_prescale_axis_build(&c->ay, c->method, h, c->sh);
         if (err == -EINVAL)
             vmaf_log(VMAF_LOG_LEVEL_ERROR,
                      "%s: a %dx%d plane is too small to prescale to %dx%d with %s "
@@ -408,57 +306,10 @@ void speed_core_diff(const SpeedCore *c, const float *a, const float *b, float *
 /* Prescale the rows of the plane that the anti-alias filter reads. */
 static void prescale_rows(SpeedCore *c, const float *src, size_t stride)
 {
-    const SpeedAxis *ax = &c->ax, *ay = &c->ay;
-    for (int y = 0; y < c->sh; y++) {
-        if (!c->scaled_rows[y])
-            continue;
-        float *d = c->splane + (size_t)y * c->sstride;
-        const int *yi = ay->idx + (size_t)y * ay->taps;
-        const float *wy = ay->wt + (size_t)y * ay->taps;
-        switch (c->method) {
-        case SPEED_PRESCALE_NEAREST: {
-            const float *row = src + (size_t)yi[0] * stride;
-            for (int x = 0; x < c->sw; x++)
-                d[x] = row[ax->idx[x]];
-            break;
-        }
-        case SPEED_PRESCALE_BILINEAR: {
-            const float *r1 = src + (size_t)yi[0] * stride;
-            const float *r2 = src + (size_t)yi[1] * stride;
-            for (int x = 0; x < c->sw; x++) {
-                const int x1 = ax->idx[2 * x], x2 = ax->idx[2 * x + 1];
-                d[x] = speed_bilinear(r1[x1], r1[x2], r2[x1], r2[x2], ax->wt[2 * x], wy[0]);
-            }
-            break;
-        }
-        case SPEED_PRESCALE_BICUBIC:
-            for (int x = 0; x < c->sw; x++) {
-                const int *xi = ax->idx + (size_t)4 * x;
-                const float *wx = ax->wt + (size_t)4 * x;
-                float v = 0.0f;
-                for (int j = 0; j < 4; j++) {
-                    const float *row = src + (size_t)yi[j] * stride;
-                    for (int i = 0; i < 4; i++)
-                        v = speed_bicubic_tap(v, row[xi[i]], wx[i], wy[j]);
-                }
-                d[x] = v;
-            }
-            break;
-        case SPEED_PRESCALE_LANCZOS4:
-            for (int x = 0; x < c->sw; x++) {
-                const int *xi = ax->idx + (size_t)9 * x;
-                const float *wx = ax->wt + (size_t)9 * x;
-                float v = 0.0f, wsum = 0.0f;
-                for (int j = 0; j < 9; j++) {
-                    const float *row = src + (size_t)yi[j] * stride;
-                    for (int i = 0; i < 9; i++)
-                        speed_lanczos_tap(&v, &wsum, row[xi[i]], wx[i], wy[j]);
-                }
-                d[x] = FDIV(v, wsum);
-            }
-            break;
-        }
-    }
+    for (int y = 0; y < c->sh; y++)
+        if (c->scaled_rows[y])
+            ev_prescale_row(c->method, &c->ax, &c->ay, y, c->sw, src, stride,
+                            c->splane + (size_t)y * c->sstride);
 }
 
 #define EV_SIMD_TEMPLATE "feature/speed/speed_simd_tmpl.c"

@@ -11,18 +11,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "feature/common/prescale.h"
 #include "libvmaf/picture.h"
 #include "speed_arith.h"
 
 /** Widest filter any accepted kernel scale gives (9 * 4 -> 37 taps). */
 #define SPEED_MAX_TAPS 64
-
-enum SpeedPrescaleMethod {
-    SPEED_PRESCALE_NEAREST,
-    SPEED_PRESCALE_BILINEAR,
-    SPEED_PRESCALE_BICUBIC,
-    SPEED_PRESCALE_LANCZOS4,
-};
 
 /** The options SpEED computes with (the extractors' option values). */
 typedef struct SpeedParams {
@@ -56,12 +50,6 @@ typedef struct SpeedLinalg {
 } SpeedLinalg;
 
 /** Source positions and weights of one axis of the prescaler. */
-typedef struct SpeedAxis {
-    int taps;              /**< 1 (nearest), 2 (bilinear), 4, 9 */
-    int *idx;              /**< n * taps source indices */
-    float *wt;             /**< n * taps weights (bilinear: d, 0) */
-} SpeedAxis;
-
 typedef struct SpeedCore {
     const char *name;      /**< extractor name, for messages */
     SpeedParams p;
@@ -76,8 +64,8 @@ typedef struct SpeedCore {
 
     /* Prescale (identity when skipped or when the sizes agree). */
     bool scaled;
-    enum SpeedPrescaleMethod method;
-    SpeedAxis ax, ay;
+    enum EvPrescaleMethod method;
+    EvPrescaleAxis ax, ay;
 
     /* Filters. */
     float aa[SPEED_MAX_TAPS];   /**< anti-alias filter before decimation */

@@ -24,7 +24,7 @@
 /*
  * dst (sw x sh, compact) from src (sp floats per row) through the axis
  * tables (xt, yt taps per output column / row): method 0 nearest,
- * 1 bilinear, 2 bicubic, 3 lanczos4 (enum SpeedPrescaleMethod).
+ * 1 bilinear, 2 bicubic, 3 lanczos4 (enum EvPrescaleMethod).
  */
 EV_KERNEL speed_k_prescale(EV_BUF(const float, s0), EV_BUF(const float, s1),
                            EV_BUF(const float, s2), EV_BUF(const float, s3), int sp, int method,
@@ -45,17 +45,17 @@ EV_KERNEL speed_k_prescale(EV_BUF(const float, s0), EV_BUF(const float, s1),
     } else if (method == 1) {
         EV_GPTR(const float) r1 = s + (size_t)iy[0] * (size_t)sp;
         EV_GPTR(const float) r2 = s + (size_t)iy[1] * (size_t)sp;
-        v = speed_bilinear(r1[ix[0]], r1[ix[1]], r2[ix[0]], r2[ix[1]], wx[0], wy[0]);
+        v = ev_prescale_bilinear(r1[ix[0]], r1[ix[1]], r2[ix[0]], r2[ix[1]], wx[0], wy[0]);
     } else if (method == 2) {
         for (int j = 0; j < 4; j++) {
             EV_GPTR(const float) row = s + (size_t)iy[j] * (size_t)sp;
-            for (int i = 0; i < 4; i++) v = speed_bicubic_tap(v, row[ix[i]], wx[i], wy[j]);
+            for (int i = 0; i < 4; i++) v = ev_prescale_bicubic_tap(v, row[ix[i]], wx[i], wy[j]);
         }
     } else {
         float wsum = 0.0f;
         for (int j = 0; j < 9; j++) {
             EV_GPTR(const float) row = s + (size_t)iy[j] * (size_t)sp;
-            for (int i = 0; i < 9; i++) speed_lanczos_tap(&v, &wsum, row[ix[i]], wx[i], wy[j]);
+            for (int i = 0; i < 9; i++) ev_prescale_lanczos_tap(&v, &wsum, row[ix[i]], wx[i], wy[j]);
         }
         v = FDIV(v, wsum);
     }
