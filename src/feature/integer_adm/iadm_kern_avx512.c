@@ -1,7 +1,11 @@
 /*
  * The integer ADM kernels compiled for AVX-512 (F, BW, DQ, VL, CD): the same
  * source as the C build, vectorised at 512 bits. AVX-512 adds the 64-bit
- * arithmetic shifts and int64 -> float conversions that AVX2 lacks.
+ * arithmetic shifts and int64 -> float conversions that AVX2 lacks. The
+ * int16 DWT passes (iadm_dwt_simd.h) and scale 0's decoupling and masking
+ * (iadm_s0_avx512.h) are written in intrinsics, where 32-bit lanes and
+ * vpmaddwd hold what the C source widens; the division table's reads are
+ * divisions, cheaper than gathers.
  */
 #include "iadm_kern.h"
 
