@@ -316,6 +316,11 @@ static void check_den_csf_cm(const char *isa, const IadmDsp *c, const IadmDsp *v
                 p.rf123[k] = rf123[k];
                 p.cub_shift[k] = (int)(rnd() % 14);
                 p.cub_add[k] = p.cub_shift[k] ? (int64_t)1 << (p.cub_shift[k] - 1) : 0;
+                /* Any rounding constant: then a column with nothing above its
+                 * threshold adds cub_add >> cub_shift, which the vector
+                 * kernels add per block of such columns. */
+                if (rnd() & 1)
+                    p.cub_add[k] = (int64_t)(rnd() % 200001) - 100000;
             }
             int64_t cc[3], cv[3];
             c->cm0(s16, b->c32[3], b->c32[4], b->c32[5], b->c32[6], j0, j1, n, &p,

@@ -66,8 +66,8 @@ int iadm_cpu_init(IadmCpu *c, int w, int h, int n_lim)
     size_t idx_sz = 0;
     for (int s = 0; s < IADM_NUM_SCALES; s++)
         idx_sz += align_up(4 * (size_t)c->geom[s].h * sizeof(int), IADM_ALIGN);
-    /* 6 band rows, 24 per gain limit, 10 of scratch. */
-    const size_t rows = 6 + 24 * (size_t)n_lim + 10;
+    /* 6 band rows, 24 per gain limit and scale group, 10 of scratch. */
+    const size_t rows = 6 + 48 * (size_t)n_lim + 10;
     const size_t total = 4 * plane + rows * row + 2 * row16 + 4 * row32 + div_sz + idx_sz;
 
     char *m = vmaf_mem_alloc_large(total);
@@ -85,8 +85,8 @@ int iadm_cpu_init(IadmCpu *c, int w, int h, int n_lim)
     for (int b = 0; b < 3; b++) {
         TAKE(c->ref_b[b], void, row);
         TAKE(c->dis_b[b], void, row);
-        for (int e = 0; e < n_lim; e++) {
-            IadmLimitRows *l = &c->lim[e];
+        for (int e = 0; e < 2 * n_lim; e++) {
+            IadmLimitRows *l = e < n_lim ? &c->lim[e] : &c->lim1[e - n_lim];
             for (int k = 0; k < 2; k++) {
                 TAKE(l->rst[k][b], void, row);
                 TAKE(l->add[k][b], void, row);
@@ -254,72 +254,15 @@ static void cm0_row(IadmCpu *c, const IadmParams *p, const IadmLimitRows *l, int
         iadm_acc_add(&acc->aim[b], iadm_row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
 }
 
-/* Scale 0 under each gain limit: acc[e][0]. */
-static void scale0(IadmCpu *c, const IadmParams *p, const double *egl, int n_egl,
-                   const VmafPicture *ref, const VmafPicture *dis,
-                   IadmAccum acc[][IADM_NUM_SCALES])
-{
-    const IadmScaleGeom *g = &c->geom[0];
-    const IadmRect *e = &g->ext, *m = &g->cm;
-    const IadmDsp *d = &c->dsp;
-    int16_t *const rb[3] = { c->ref_b[0], c->ref_b[1], c->ref_b[2] };
-    int16_t *const db[3] = { c->dis_b[0], c->dis_b[1], c->dis_b[2] };
-    IadmCmParams cp;
-    cm_params(g, p, 0, &cp);
-
-    for (int i = 0; i < g->h; i++) {
-        /* Band a, widened to int32 as the reference's i16_to_i32 does, is
-         * scale 1's input. */
-        dwt0_row(c, ref, i, p->skip_scale0, c->a_ref[0] + (size_t)i * c->s32, rb);
-        dwt0_row(c, dis, i, p->skip_scale0, c->a_dis[0] + (size_t)i * c->s32, db);
-        if (p->skip_scale0)
-            continue;
-
-        if (in_rows(i, m)) {
-            uint64_t den[3];
-            d->den0((const int16_t *const *)rb, m->left, m->right, den);
-            for (int b = 0; b < 3; b++) {
-                const uint64_t v = iadm_row_u64(den[b], g->den_row_add, g->den_row_shift);
-                for (int k = 0; k < n_egl; k++)
-                    acc[k][0].den[b] += v;
-            }
-        }
-        if (!in_rows(i, e))
-            continue;
-
-        for (int k = 0; k < n_egl; k++) {
-            const IadmLimitRows *l = &c->lim[k];
-            int16_t *const r[3] = { l->rst[i & 1][0], l->rst[i & 1][1], l->rst[i & 1][2] };
-            int16_t *const a[3] = { l->add[i & 1][0], l->add[i & 1][1], l->add[i & 1][2] };
-            d->decouple0((const int16_t *const *)rb, (const int16_t *const *)db, e->left,
-                         e->right, c->div_lookup, p->cos2, egl[k], c->tmp, r, a);
-            d->csf0((const int16_t *const *)a, p->rf0, e->left, e->right, l->fa[i % 3],
-                    l->ga[i % 3]);
-            if (!p->skip_aim)
-                d->csf0((const int16_t *const *)r, p->rf0, e->left, e->right, l->fr[i % 3],
-                        l->gr[i % 3]);
-            /* Only ever one limit here (iadm_cpu_can_share). */
-            if (c->emu && i == g->h - 2)
-                build_emu_row(c, p, r[2], a[2]);
-            if (in_rows(i - 1, m))
-                cm0_row(c, p, l, i - 1, &cp, &acc[k][0]);
-        }
-    }
-    if (p->skip_scale0)
-        return;
-    /* Masking rows whose next row is outside the CSF region (at most the
-     * last row, when the region reaches the bottom edge). */
-    for (int r = e->bottom - 1 > m->top ? e->bottom - 1 : m->top; r < m->bottom; r++)
-        for (int k = 0; k < n_egl; k++)
-            cm0_row(c, p, &c->lim[k], r, &cp, &acc[k][0]);
-}
-
 /* ---- scales 1-3 ------------------------------------------------------- */
 
-static const int32_t *in_row(const IadmCpu *c, const int32_t *plane,
+/* Input row y of scale s: scale 1 reads scale 0's ring of band a rows. */
+static const int32_t *in_row(const IadmCpu *c, int s, const int32_t *plane,
                              const int32_t *emu, int y)
 {
-    return y < 0 ? emu : plane + (size_t)y * c->s32;
+    if (y < 0)
+        return emu;
+    return plane + (size_t)(s == 1 ? y & (IADM_RING0 - 1) : y) * c->s32;
 }
 
 /* DWT output row i of scale s, ref and dis together (the reference's
@@ -340,8 +283,8 @@ static void dwt_row(IadmCpu *c, int s, int i, int32_t *a_ref, int32_t *a_dis,
     const int y[4] = { iy[i], iy[rows + i], iy[2 * rows + i], iy[3 * rows + i] };
     const int32_t *rr[4], *dr[4];
     for (int k = 0; k < 4; k++) {
-        rr[k] = in_row(c, in_ref, c->emu_ref, y[k]);
-        dr[k] = in_row(c, in_dis, c->emu_dis, y[k]);
+        rr[k] = in_row(c, s, in_ref, c->emu_ref, y[k]);
+        dr[k] = in_row(c, s, in_dis, c->emu_dis, y[k]);
     }
     if (s == 1) {
         /* Scale 1's input is band a of scale 0: int16 values. */
@@ -387,9 +330,15 @@ static void cm_row(IadmCpu *c, const IadmParams *p, const IadmLimitRows *l, int 
         iadm_acc_add(&acc->aim[b], iadm_row_i64(sum[b], g->cm_row_add, g->cm_row_shift));
 }
 
-/* Scale s (1 to 3) under each gain limit: acc[e][s]. */
-static void scale123(IadmCpu *c, const IadmParams *p, const double *egl, int n_egl, int s,
-                     IadmAccum acc[][IADM_NUM_SCALES])
+/* Scale s (1 to 3), DWT output row i, under each gain limit. Scale 1 runs
+ * within scale 0's loop, so it has its own gain-limit rows. */
+static IadmLimitRows *scale_lims(IadmCpu *c, int s)
+{
+    return s == 1 ? c->lim1 : c->lim;
+}
+
+static void scale123_row(IadmCpu *c, const IadmParams *p, const double *egl, int n_egl,
+                         int s, int i, IadmAccum acc[][IADM_NUM_SCALES])
 {
     const IadmScaleGeom *g = &c->geom[s];
     const IadmRect *e = &g->ext, *m = &g->cm;
@@ -397,43 +346,147 @@ static void scale123(IadmCpu *c, const IadmParams *p, const double *egl, int n_e
     int32_t *const rb[3] = { c->ref_b[0], c->ref_b[1], c->ref_b[2] };
     int32_t *const db[3] = { c->dis_b[0], c->dis_b[1], c->dis_b[2] };
     int32_t *out_ref = c->a_ref[s & 1], *out_dis = c->a_dis[s & 1];
+    IadmLimitRows *lims = scale_lims(c, s);
     IadmCmParams cp;
     cm_params(g, p, s, &cp);
 
-    for (int i = 0; i < g->h; i++) {
-        dwt_row(c, s, i, out_ref + (size_t)i * c->s32, out_dis + (size_t)i * c->s32, rb, db);
+    dwt_row(c, s, i, out_ref + (size_t)i * c->s32, out_dis + (size_t)i * c->s32, rb, db);
 
-        if (in_rows(i, m)) {
-            uint64_t den[3];
-            d->den((const int32_t *const *)rb, m->left, m->right, g->den_sq_shift,
-                   g->den_cub_add, g->den_cub_shift, den);
-            for (int b = 0; b < 3; b++) {
-                const uint64_t v = iadm_row_u64(den[b], g->den_row_add, g->den_row_shift);
-                for (int k = 0; k < n_egl; k++)
-                    acc[k][s].den[b] += v;
-            }
-        }
-        if (!in_rows(i, e))
-            continue;
-
-        for (int k = 0; k < n_egl; k++) {
-            const IadmLimitRows *l = &c->lim[k];
-            int32_t *const r[3] = { l->rst[i & 1][0], l->rst[i & 1][1], l->rst[i & 1][2] };
-            int32_t *const a[3] = { l->add[i & 1][0], l->add[i & 1][1], l->add[i & 1][2] };
-            d->decouple((const int32_t *const *)rb, (const int32_t *const *)db, e->left,
-                        e->right, c->div_lookup, p->cos2, egl[k], c->tmp, r, a);
-            d->csf((const int32_t *const *)a, p->rf123[s], e->left, e->right, l->fa[i % 3],
-                   l->ga[i % 3]);
-            if (!p->skip_aim)
-                d->csf((const int32_t *const *)r, p->rf123[s], e->left, e->right,
-                       l->fr[i % 3], l->gr[i % 3]);
-            if (in_rows(i - 1, m))
-                cm_row(c, p, l, s, i - 1, &cp, &acc[k][s]);
+    if (in_rows(i, m)) {
+        uint64_t den[3];
+        d->den((const int32_t *const *)rb, m->left, m->right, g->den_sq_shift,
+               g->den_cub_add, g->den_cub_shift, den);
+        for (int b = 0; b < 3; b++) {
+            const uint64_t v = iadm_row_u64(den[b], g->den_row_add, g->den_row_shift);
+            for (int k = 0; k < n_egl; k++)
+                acc[k][s].den[b] += v;
         }
     }
+    if (!in_rows(i, e))
+        return;
+
+    for (int k = 0; k < n_egl; k++) {
+        const IadmLimitRows *l = &lims[k];
+        int32_t *const r[3] = { l->rst[i & 1][0], l->rst[i & 1][1], l->rst[i & 1][2] };
+        int32_t *const a[3] = { l->add[i & 1][0], l->add[i & 1][1], l->add[i & 1][2] };
+        d->decouple((const int32_t *const *)rb, (const int32_t *const *)db, e->left,
+                    e->right, c->div_lookup, p->cos2, egl[k], c->tmp, r, a);
+        d->csf((const int32_t *const *)a, p->rf123[s], e->left, e->right, l->fa[i % 3],
+               l->ga[i % 3]);
+        if (!p->skip_aim)
+            d->csf((const int32_t *const *)r, p->rf123[s], e->left, e->right,
+                   l->fr[i % 3], l->gr[i % 3]);
+        if (in_rows(i - 1, m))
+            cm_row(c, p, l, s, i - 1, &cp, &acc[k][s]);
+    }
+}
+
+/* The masking rows of scale s left after its last DWT row. */
+static void scale123_finish(IadmCpu *c, const IadmParams *p, int n_egl, int s,
+                            IadmAccum acc[][IADM_NUM_SCALES])
+{
+    const IadmScaleGeom *g = &c->geom[s];
+    const IadmRect *e = &g->ext, *m = &g->cm;
+    IadmLimitRows *lims = scale_lims(c, s);
+    IadmCmParams cp;
+    cm_params(g, p, s, &cp);
     for (int r = e->bottom - 1 > m->top ? e->bottom - 1 : m->top; r < m->bottom; r++)
         for (int k = 0; k < n_egl; k++)
-            cm_row(c, p, &c->lim[k], s, r, &cp, &acc[k][s]);
+            cm_row(c, p, &lims[k], s, r, &cp, &acc[k][s]);
+}
+
+/* The last input row that scale s's DWT output row i reads. */
+static int last_input_row(const IadmCpu *c, int s, int i)
+{
+    const int *iy = c->idx_y[s];
+    const int rows = c->geom[s].h;
+    int y = iy[i];
+    for (int k = 1; k < 4; k++)
+        y = iy[k * rows + i] > y ? iy[k * rows + i] : y;
+    return y;
+}
+
+/* Scale 0, DWT output row i, under each gain limit. */
+static void scale0_row(IadmCpu *c, const IadmParams *p, const double *egl, int n_egl,
+                       const VmafPicture *ref, const VmafPicture *dis, int i,
+                       const IadmCmParams *cp, IadmAccum acc[][IADM_NUM_SCALES])
+{
+    const IadmScaleGeom *g = &c->geom[0];
+    const IadmRect *e = &g->ext, *m = &g->cm;
+    const IadmDsp *d = &c->dsp;
+    int16_t *const rb[3] = { c->ref_b[0], c->ref_b[1], c->ref_b[2] };
+    int16_t *const db[3] = { c->dis_b[0], c->dis_b[1], c->dis_b[2] };
+    /* Band a, widened to int32 as the reference's i16_to_i32 does, is
+     * scale 1's input. */
+    const size_t slot = (size_t)(i & (IADM_RING0 - 1)) * c->s32;
+    dwt0_row(c, ref, i, p->skip_scale0, c->a_ref[0] + slot, rb);
+    dwt0_row(c, dis, i, p->skip_scale0, c->a_dis[0] + slot, db);
+    if (p->skip_scale0)
+        return;
+
+    if (in_rows(i, m)) {
+        uint64_t den[3];
+        d->den0((const int16_t *const *)rb, m->left, m->right, den);
+        for (int b = 0; b < 3; b++) {
+            const uint64_t v = iadm_row_u64(den[b], g->den_row_add, g->den_row_shift);
+            for (int k = 0; k < n_egl; k++)
+                acc[k][0].den[b] += v;
+        }
+    }
+    if (!in_rows(i, e))
+        return;
+
+    for (int k = 0; k < n_egl; k++) {
+        const IadmLimitRows *l = &c->lim[k];
+        int16_t *const r[3] = { l->rst[i & 1][0], l->rst[i & 1][1], l->rst[i & 1][2] };
+        int16_t *const a[3] = { l->add[i & 1][0], l->add[i & 1][1], l->add[i & 1][2] };
+        d->decouple0((const int16_t *const *)rb, (const int16_t *const *)db, e->left,
+                     e->right, c->div_lookup, p->cos2, egl[k], c->tmp, r, a);
+        d->csf0((const int16_t *const *)a, p->rf0, e->left, e->right, l->fa[i % 3],
+                l->ga[i % 3]);
+        if (!p->skip_aim)
+            d->csf0((const int16_t *const *)r, p->rf0, e->left, e->right, l->fr[i % 3],
+                    l->gr[i % 3]);
+        /* Only ever one limit here (iadm_cpu_can_share). */
+        if (c->emu && i == g->h - 2)
+            build_emu_row(c, p, r[2], a[2]);
+        if (in_rows(i - 1, m))
+            cm0_row(c, p, l, i - 1, cp, &acc[k][0]);
+    }
+}
+
+/*
+ * Scales 0 and 1 under each gain limit: acc[e][0], acc[e][1]. Scale 1's
+ * rows are computed as soon as scale 0 has produced the band a rows they
+ * read, so those stay in cache (IADM_RING0 rows: each reads rows 2i - 1 to
+ * 2i + 2, mirrored within the last rows at the bottom).
+ */
+static void scale01(IadmCpu *c, const IadmParams *p, const double *egl, int n_egl,
+                    const VmafPicture *ref, const VmafPicture *dis,
+                    IadmAccum acc[][IADM_NUM_SCALES])
+{
+    const IadmScaleGeom *g = &c->geom[0];
+    const IadmRect *e = &g->ext, *m = &g->cm;
+    const int h1 = c->geom[1].h;
+    IadmCmParams cp;
+    cm_params(g, p, 0, &cp);
+
+    int i1 = 0;
+    for (int i = 0; i < g->h; i++) {
+        scale0_row(c, p, egl, n_egl, ref, dis, i, &cp, acc);
+        for (; i1 < h1 && last_input_row(c, 1, i1) <= i; i1++)
+            scale123_row(c, p, egl, n_egl, 1, i1, acc);
+    }
+    for (; i1 < h1; i1++)
+        scale123_row(c, p, egl, n_egl, 1, i1, acc);
+    scale123_finish(c, p, n_egl, 1, acc);
+    if (p->skip_scale0)
+        return;
+    /* Masking rows whose next row is outside the CSF region (at most the
+     * last row, when the region reaches the bottom edge). */
+    for (int r = e->bottom - 1 > m->top ? e->bottom - 1 : m->top; r < m->bottom; r++)
+        for (int k = 0; k < n_egl; k++)
+            cm0_row(c, p, &c->lim[k], r, &cp, &acc[k][0]);
 }
 
 void iadm_cpu_frame(IadmCpu *c, const IadmParams *p, const double *egl, int n_egl,
@@ -441,7 +494,10 @@ void iadm_cpu_frame(IadmCpu *c, const IadmParams *p, const double *egl, int n_eg
                     IadmAccum acc[][IADM_NUM_SCALES])
 {
     memset(acc, 0, (size_t)n_egl * sizeof(*acc));
-    scale0(c, p, egl, n_egl, ref, dis, acc);
-    for (int s = 1; s < IADM_NUM_SCALES; s++)
-        scale123(c, p, egl, n_egl, s, acc);
+    scale01(c, p, egl, n_egl, ref, dis, acc);
+    for (int s = 2; s < IADM_NUM_SCALES; s++) {
+        for (int i = 0; i < c->geom[s].h; i++)
+            scale123_row(c, p, egl, n_egl, s, i, acc);
+        scale123_finish(c, p, n_egl, s, acc);
+    }
 }

@@ -10,6 +10,9 @@
 #include "iadm_host.h"
 #include "iadm_kern.h"
 
+/** Rows of scale 0's band a kept for scale 1 (a power of 2). */
+#define IADM_RING0 8
+
 /** Instances that differ only in adm_enhn_gain_limit share a pass, up to this many. */
 #define IADM_MAX_GAIN_LIMITS 4
 
@@ -34,9 +37,13 @@ typedef struct IadmCpu {
     int32_t *div_lookup;                /**< IADM_DIV_TABLE_SIZE entries */
     int *idx_y[IADM_NUM_SCALES];        /**< vertical tap rows, 4 x geom.h */
     size_t s32;                         /**< row stride (int32) of the a planes */
-    int32_t *a_ref[2], *a_dis[2];       /**< band a planes, ping-pong by scale */
+    /** Band a planes, ping-pong by scale; scale 0's band a lives in the
+     * first IADM_RING0 rows of [0] (row i at i % IADM_RING0), read by
+     * scale 1 as it goes. */
+    int32_t *a_ref[2], *a_dis[2];
     void *ref_b[3], *dis_b[3];          /**< DWT band rows h, v, d */
     IadmLimitRows lim[IADM_MAX_GAIN_LIMITS];
+    IadmLimitRows lim1[IADM_MAX_GAIN_LIMITS]; /**< scale 1's, which runs within scale 0 */
     int n_lim;                          /**< gain limits the buffers serve */
     int emu;                            /**< the reference's scale-3 row -1 (see iadm_cpu.c) */
     /* Vertical DWT rows, padded: [-1] and [n], [n + 1]. */

@@ -15,6 +15,8 @@
  * [-27394, 27304] (lo: [-1081200, 12898410] - 5931520 over 256; hi:
  * +-6989805 + 128 over 256), so vpackssdw never saturates and equals the
  * reference's truncation to int16.
+ *
+ * DWT0_PAIR stays defined for iadm_dwt_simd.h.
  */
 #define DWT0_PAIR(a, b) ((int32_t)(((uint32_t)(uint16_t)(int16_t)(a)) | \
                                    ((uint32_t)(uint16_t)(int16_t)(b) << 16)))
@@ -51,5 +53,3 @@ static int DWT0_NAME(const uint8_t *r0, const uint8_t *r1, const uint8_t *r2,
     }
     return j;
 }
-
-#undef DWT0_PAIR

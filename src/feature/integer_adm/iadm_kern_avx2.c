@@ -60,6 +60,23 @@ static void hw_gather32_avx2(const int32_t *idx, int j0, int j1, const int32_t *
 #define DWT0_STORE(p, v) _mm256_storeu_si256((__m256i *)(void *)(p), v)
 #include "iadm_dwt0_simd.h"
 
+/* int32 lanes of int16 values to int16: packs (exact) and the 64-bit
+ * quarters back in order. */
+static inline void store16_avx2(int16_t *p, __m256i v)
+{
+    const __m256i w = _mm256_permute4x64_epi64(_mm256_packs_epi32(v, v), 0x08);
+    _mm_storeu_si128((__m128i *)(void *)p, _mm256_castsi256_si128(w));
+}
+
+#define DWT_LANES32 8
+#define DWT_NAME(x) hw_##x##_avx2
+#define DWT_LOADU(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define DWT_SRAI16(v) _mm256_srai_epi32(v, 16)
+#define DWT_SLLI16(v) _mm256_slli_epi32(v, 16)
+#define DWT_PAIR_BLEND(a, b) _mm256_blend_epi16(a, b, 0xAA)
+#define DWT_STORE16 store16_avx2
+#include "iadm_dwt_simd.h"
+
 #define IADM_DWT0_VERT_8 hw_dwt0_vert_8_avx2
 #define IADM_GATHER16 hw_gather16_avx2
 #define IADM_GATHER32 hw_gather32_avx2
@@ -69,6 +86,8 @@ static void hw_gather32_avx2(const int32_t *idx, int j0, int j1, const int32_t *
 int iadm_dsp_init_avx2(IadmDsp *d)
 {
     fill_avx2(d);
+    d->dwt0_horiz = hw_dwt0_horiz_avx2;
+    d->dwt1_vert = hw_dwt1_vert_avx2;
     return 1;
 }
 
