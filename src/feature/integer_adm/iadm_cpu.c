@@ -70,12 +70,15 @@ int iadm_cpu_init(IadmCpu *c, int w, int h, int n_lim)
     const size_t rows = 6 + 48 * (size_t)n_lim + 10;
     const size_t total = 4 * plane + rows * row + 2 * row16 + 4 * row32 + div_sz + idx_sz;
 
-    char *m = vmaf_mem_alloc_large(total);
+    /* Zeroed, as fresh mapped pages are (the reference reads zeros where it
+     * never writes, see above), without touching them here: a page is
+     * cleared when first written, and the parts a frame never uses are
+     * never cleared at all. */
+    char *m = vmaf_mem_map(total);
     if (!m)
         return -ENOMEM;
-    /* Zeroed: the reference reads zeros where it never writes (see above). */
-    memset(m, 0, total);
     c->block = m;
+    c->block_size = total;
 
 #define TAKE(ptr, type, bytes) do { ptr = (type *)(void *)m; m += (bytes); } while (0)
     for (int k = 0; k < 2; k++) {
@@ -130,7 +133,7 @@ int iadm_cpu_can_share(const IadmCpu *c)
 
 void iadm_cpu_close(IadmCpu *c)
 {
-    free(c->block);
+    vmaf_mem_unmap(c->block, c->block_size);
     memset(c, 0, sizeof(*c));
 }
 

@@ -53,6 +53,7 @@ typedef struct IadmCpu {
     /* What the reference's scale-3 DWT reads at row -1 (see iadm_cpu.c). */
     int32_t *emu_ref, *emu_dis;
     void *block;
+    size_t block_size;      /* bytes mapped at block */
 } IadmCpu;
 
 /**
