@@ -66,17 +66,10 @@ TGT static inline M m_even_below(int w, int base)
                                                _mm256_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14)));
 }
 
-/** 8 bytes as 8 32-bit lanes. */
-TGT static inline V v_u8_to_32(const uint8_t *p)
+/** 16 bytes as 16 16-bit lanes. */
+TGT static inline V v_u8_to_16(const uint8_t *p)
 {
-    return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)p));
-}
-
-/** 8 columns of two 8-bit rows as 16-bit pairs (a_j, b_j) in 32-bit lanes. */
-TGT static inline V v_pair_u8(const uint8_t *a, const uint8_t *b)
-{
-    return _mm256_cvtepu8_epi16(_mm_unpacklo_epi8(_mm_loadl_epi64((const __m128i *)a),
-                                                  _mm_loadl_epi64((const __m128i *)b)));
+    return _mm256_cvtepu8_epi16(_mm_loadu_si128((const __m128i *)p));
 }
 
 /** 8 uint32 lanes (each < 2^16) as 8 uint16. */
@@ -85,13 +78,10 @@ TGT static inline __m128i pack16(V v)
     return _mm256_castsi256_si128(_mm256_permute4x64_epi64(_mm256_packus_epi32(v, v), 0x08));
 }
 
-/** Store 8 uint32 lanes (each < 2^16) as 8 uint16 offset by -32768. */
-TGT static inline void store_centred(uint16_t *dst, V v)
-{
-    _mm_storeu_si128((__m128i *)dst, _mm_xor_si128(pack16(v), _mm_set1_epi16((short)0x8000)));
-}
-
-/** Store 16 uint32 lanes in unpack order (lo: columns 0-3, 8-11; hi: 4-7, 12-15) as above. */
+/**
+ * Store 16 uint32 lanes (each < 2^16) in unpack order (lo: columns 0-3,
+ * 8-11; hi: 4-7, 12-15) as uint16 offset by -32768.
+ */
 TGT static inline void store2_centred(uint16_t *dst, V lo, V hi)
 {
     _mm256_storeu_si256((__m256i *)dst, _mm256_xor_si256(_mm256_packus_epi32(lo, hi),

@@ -67,30 +67,16 @@ TGT static inline M m_even_below(int w, int base)
                                            28, 30)));
 }
 
-/** 16 bytes as 16 32-bit lanes. */
-TGT static inline V v_u8_to_32(const uint8_t *p)
+/** 32 bytes as 32 16-bit lanes. */
+TGT static inline V v_u8_to_16(const uint8_t *p)
 {
-    return _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)p));
+    return _mm512_cvtepu8_epi16(_mm256_loadu_si256((const __m256i *)p));
 }
 
-/** 16 columns of two 8-bit rows as 16-bit pairs (a_j, b_j) in 32-bit lanes. */
-TGT static inline V v_pair_u8(const uint8_t *a, const uint8_t *b)
-{
-    const __m128i x = _mm_loadu_si128((const __m128i *)a);
-    const __m128i y = _mm_loadu_si128((const __m128i *)b);
-    const __m256i p = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_unpacklo_epi8(x, y)),
-                                              _mm_unpackhi_epi8(x, y), 1);
-    return _mm512_cvtepu8_epi16(p);
-}
-
-/** Store 16 uint32 lanes (each < 2^16) as 16 uint16 offset by -32768. */
-TGT static inline void store_centred(uint16_t *dst, V v)
-{
-    _mm256_storeu_si256((__m256i *)dst, _mm256_xor_si256(_mm512_cvtepi32_epi16(v),
-                                                         _mm256_set1_epi16((short)0x8000)));
-}
-
-/** Store 32 uint32 lanes in unpack order (per 128-bit lane: lo 4 columns, hi 4 columns). */
+/**
+ * Store 32 uint32 lanes (each < 2^16) in unpack order (per 128-bit lane: lo
+ * 4 columns, hi 4 columns) as uint16 offset by -32768.
+ */
 TGT static inline void store2_centred(uint16_t *dst, V lo, V hi)
 {
     _mm512_storeu_si512(dst, _mm512_xor_si512(_mm512_packus_epi32(lo, hi),

@@ -95,33 +95,13 @@ static inline M m_even_below(int w, int base)
     return vcgtq_s32(vdupq_n_s32(w), vaddq_s32(vdupq_n_s32(base), vld1q_s32(step)));
 }
 
-/** 4 bytes, read as one 32-bit word. */
-static inline uint8x8_t load4_u8(const uint8_t *p)
+/** 8 bytes as 8 16-bit lanes. */
+static inline V v_u8_to_16(const uint8_t *p)
 {
-    uint32_t x;
-    memcpy(&x, p, sizeof(x));
-    return vreinterpret_u8_u32(vdup_n_u32(x));
+    return vreinterpretq_s32_u16(vmovl_u8(vld1_u8(p)));
 }
 
-/** 4 bytes as 4 32-bit lanes. */
-static inline V v_u8_to_32(const uint8_t *p)
-{
-    return vreinterpretq_s32_u32(vmovl_u16(vget_low_u16(vmovl_u8(load4_u8(p)))));
-}
-
-/** 4 columns of two 8-bit rows as 16-bit pairs (a_j, b_j) in 32-bit lanes. */
-static inline V v_pair_u8(const uint8_t *a, const uint8_t *b)
-{
-    return vreinterpretq_s32_u16(vmovl_u8(vzip1_u8(load4_u8(a), load4_u8(b))));
-}
-
-/** Store 4 uint32 lanes (each < 2^16) as 4 uint16 offset by -32768. */
-static inline void store_centred(uint16_t *dst, V v)
-{
-    vst1_u16(dst, veor_u16(vmovn_u32(u32(v)), vdup_n_u16(0x8000)));
-}
-
-/** Store 8 uint32 lanes (lo: columns 0-3, hi: 4-7, each < 2^16) as above. */
+/** Store 8 uint32 lanes (lo: columns 0-3, hi: 4-7, each < 2^16) as uint16 offset by -32768. */
 static inline void store2_centred(uint16_t *dst, V lo, V hi)
 {
     vst1q_u16(dst, veorq_u16(vcombine_u16(vmovn_u32(u32(lo)), vmovn_u32(u32(hi))),
