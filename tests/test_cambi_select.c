@@ -5,6 +5,10 @@
  * on dense ones, over sizes that take the short and the blocked paths, at
  * each instruction set this processor runs (the stopper scans are built per
  * set; tests/checkasm compares them too). The order matters: CAMBI sums the top k in the order the select leaves.
+ * cambi_pool_exact() against the reference's pooling (that select, then
+ * the fp64 sum of the first k from the front): where it claims the result,
+ * the same bits, on c-values built as the reference builds them, sparse and
+ * dense, small and large, with sums near the 2^53 limit.
  * Exit 0 when every case is identical, 1 otherwise.
  */
 #include <stdint.h>
@@ -12,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cambi_arith.h"
 #include "cambi_host.h"
 #include "cpu.h"
 
@@ -61,6 +66,77 @@ static float sample(int kind, int i)
     }
 }
 
+/*
+ * A c-value of the reference: weight * p0 * pm times the table's
+ * 1/(p0 + pm). With counts from `big` up (in a 65x65 window), mostly large
+ * values, whose sums reach 2^53 units, and a few of the smallest, whose
+ * units are the finest.
+ */
+static float c_value(const CambiParams *p, int big)
+{
+    const int small = !big || next() % 100 == 0;
+    const int p0 = small ? 1 + (int)(next() % 40) : big + (int)(next() % 600);
+    const int pm = small ? 1 + (int)(next() % 40) : big + (int)(next() % 25);
+    const int d = small ? (int)(next() % (uint64_t)p->num_diffs) : p->num_diffs - 1;
+    return cambi_c_term(p->weight[d], p0, pm, p->rcp);
+}
+
+/* Returns the cases that differ; *claimed and *declined count the outcomes. */
+static int check_pool(const CambiParams *p, int *cases, int *claimed, int *declined)
+{
+    int bad = 0;
+    for (int round = 0; round < 400; round++) {
+        /* Large rounds: sums of the largest values on either side of 2^53 units. */
+        const int large = round % 4 == 3;
+        const int n = large ? 200000 + (int)(next() % 100000) : 1 + (int)(next() % 5000);
+        const double topk = round % 3 ? 0.6 : (double)(1 + next() % 1000) / 1000.0;
+        const int k = cambi_topk_count(topk, n);
+        /* Nonzero values: around k (the limit of the claim), or any number. */
+        int m = round % 2 ? k - 1 + (int)(next() % 3) : (int)(next() % ((uint64_t)n + 1));
+        m = m < 0 ? 0 : (m > n ? n : m);
+        const int big = large ? 200 + (int)(next() % 1600) : 0;
+        float *a = malloc((size_t)n * sizeof(*a));
+        if (!a) return bad + 1;
+        for (int i = 0; i < n; i++)
+            a[i] = i < m ? c_value(p, big) : 0.0f;
+        for (int i = n - 1; i > 0; i--) {
+            const int j = (int)(next() % ((uint64_t)i + 1));
+            const float t = a[i];
+            a[i] = a[j];
+            a[j] = t;
+        }
+        CambiPoolStats st = { 0 };
+        for (int i = 0; i < n; i++) {
+            uint32_t v;
+            memcpy(&v, &a[i], sizeof(v));
+            if (!v) continue;
+            st.nonzero++;
+            if (v < 0x3f000000u) {
+                st.small = 1;
+                continue;
+            }
+            st.units += cambi_pool_units(v);
+            st.bits |= cambi_pool_units(v);
+        }
+        double got;
+        if (cambi_pool_exact(&st, n, topk, &got)) {
+            reference_select(a, n, k);
+            double sum = 0.0;
+            for (int i = 0; i < k; i++)
+                sum = cambi_sum_step(sum, a[i]);
+            const double want = cambi_topk_mean(sum, k);
+            if (memcmp(&want, &got, sizeof(want)) && bad++ < 5)
+                fprintf(stderr, "pool differs: n=%d k=%d: %.17g, not %.17g\n", n, k, got, want);
+            (*claimed)++;
+        } else {
+            (*declined)++;
+        }
+        (*cases)++;
+        free(a);
+    }
+    return bad;
+}
+
 int main(void)
 {
     static const int sizes[] = { 1, 2, 3, 63, 64, 65, 257, 1000, 4096, 65537, 300000 };
@@ -104,5 +180,13 @@ int main(void)
     }
     printf("cambi_select_top: %d/%d cases identical to the reference's quickselect\n",
            cases - bad, cases);
-    return bad ? 1 : 0;
+
+    CambiParams p;
+    if (cambi_params_init(&p, "bt1886", 0.019, 0.0, 5)) return 1;
+    int pool_cases = 0, claimed = 0, declined = 0;
+    const int pool_bad = check_pool(&p, &pool_cases, &claimed, &declined);
+    printf("cambi_pool_exact: %d/%d cases identical to the reference's pooling "
+           "(%d claimed, %d left to it)\n", pool_cases - pool_bad, pool_cases, claimed, declined);
+    /* Both outcomes must be exercised for the check to mean anything. */
+    return bad || pool_bad || !claimed || !declined ? 1 : 0;
 }

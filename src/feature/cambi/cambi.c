@@ -14,8 +14,10 @@
  * - The window counts are plain counts of each luma value, kept per strip
  *   of columns and updated per run of equal pixels; the reference's
  *   per-pixel range updates give the same counts.
- * - The top-k select pairs its swaps branch-free; it makes the reference's
- *   swaps, in its order (cambi_select_top()).
+ * - A scale's mean is found from the statistics of its c-values where the
+ *   reference's fp64 sum of its top k cannot round, in any order
+ *   (cambi_pool_exact()); elsewhere its top-k select is run, pairing its
+ *   swaps branch-free: the reference's swaps in its order (cambi_select_top()).
  *
  * Where the reference's result is not defined, this refuses at init, saying
  * why: a scale shorter than half the window (it reads and writes rows
@@ -411,7 +413,8 @@ static int picture_score(CambiState *s, const VmafPicture *pic, const CambiGeome
         }
         cambi_cpu_mode_filter(cpu, w, h);
         cambi_cpu_c_values(cpu, &s->params, w, h, g->window);
-        scale_score[scale] = cambi_pool_scale(cpu->c, (int)(w * h), s->pool_topk);
+        if (!cambi_pool_exact(&cpu->pool, (int)(w * h), s->pool_topk, &scale_score[scale]))
+            scale_score[scale] = cambi_pool_scale(cpu->c, (int)(w * h), s->pool_topk);
     }
     *score = cambi_conclude(scale_score, g->window);
     return 0;

@@ -322,6 +322,30 @@ static inline void count_runs(uint16_t *hist, size_t hw, const Strip *st, int pa
 }
 
 
+/*
+ * Add n freshly computed c-values to a scale's pooling statistics
+ * (cambi_pool_exact()). c-values are never -0 or NaN: a nonzero bit
+ * pattern is a positive value.
+ */
+static inline void pool_stats_add(CambiPoolStats *restrict st, const float *restrict c, int n)
+{
+    uint64_t units = 0, bits = 0;
+    int nonzero = 0, small = 0;
+    for (int k = 0; k < n; k++) {
+        uint32_t v;
+        memcpy(&v, c + k, sizeof(v));
+        const uint64_t u = v >= 0x3f000000u ? cambi_pool_units(v) : 0;
+        units += u;
+        bits |= u;
+        nonzero += v != 0;
+        small |= v != 0 && v < 0x3f000000u;
+    }
+    st->units += units;
+    st->bits |= bits;
+    st->nonzero += nonzero;
+    st->small |= small;
+}
+
 /* Columns of a run handled at once: a luma difference whose neighbour
  * counts are all 0 over a chunk adds nothing there (its terms are +0). */
 #define C_CHUNK 64
@@ -345,7 +369,7 @@ typedef struct CambiKern {
     void (*slide_rows)(CambiCpu *cpu, const Strip *st, int pad, const uint16_t *bo,
                        const uint16_t *bi);
     void (*c_value_row)(float *restrict c, const CambiParams *p, const uint16_t *hist, int hw,
-                        const uint16_t *b, int n);
+                        const uint16_t *b, int n, CambiPoolStats *st);
 } CambiKern;
 
 static const CambiKern *cambi_kern(void)
@@ -409,7 +433,7 @@ static void c_values_strip(CambiCpu *cpu, const CambiParams *p, const Strip *st,
                              in < (int)h ? cpu->band + (size_t)in * cpu->stride : NULL);
         }
         kern->c_value_row(cpu->c + (size_t)i * w + st->x0, p, cpu->hist, hw,
-                          cpu->band + (size_t)i * cpu->stride + st->x0, hw);
+                          cpu->band + (size_t)i * cpu->stride + st->x0, hw, &cpu->pool);
     }
 }
 
@@ -417,6 +441,7 @@ void cambi_cpu_c_values(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigne
                         unsigned window)
 {
     const int pad = (int)(window >> 1);
+    memset(&cpu->pool, 0, sizeof(cpu->pool));
     if (p->band_hi < p->band_lo) {
         memset(cpu->c, 0, (size_t)w * h * sizeof(*cpu->c));
         return;

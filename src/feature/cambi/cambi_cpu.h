@@ -41,6 +41,7 @@ typedef struct CambiCpu {
     uint16_t *rows;      /**< 3 rows of scratch (mode filter) */
     uint8_t *deriv;      /**< 8 rows of zero-derivative flags (mask) */
     uint8_t *colsum;     /**< alloc_w + 6 column sums (mask) */
+    CambiPoolStats pool; /**< of the c-values of the current scale */
 } CambiCpu;
 
 int cambi_cpu_alloc(CambiCpu *cpu, unsigned alloc_w, unsigned alloc_h,
@@ -70,7 +71,8 @@ void cambi_cpu_mode_filter(CambiCpu *cpu, unsigned w, unsigned h);
 /**
  * cpu->c[i*w + j] = c-value of pixel (i, j) at w x h with a window x window
  * neighbourhood (window odd, h >= window / 2; a narrower w takes in what
- * earlier scales left past it, as the reference does).
+ * earlier scales left past it, as the reference does), and cpu->pool their
+ * pooling statistics.
  */
 void cambi_cpu_c_values(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigned h,
                         unsigned window);

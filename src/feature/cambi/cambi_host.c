@@ -368,6 +368,21 @@ double cambi_pool_scale(float *c, int n, double topk)
     return cambi_topk_mean(sum, k);
 }
 
+bool cambi_pool_exact(const CambiPoolStats *st, int n, double topk, double *mean)
+{
+    const int k = cambi_topk_count(topk, n);
+    /* Unit counts are below 2^38 (cambi_arith.h): the sum of up to 2^25 of
+     * them stays below 2^63. */
+    if (st->small || st->nonzero > k || n > (1 << 25)) return false;
+    if (st->units) {
+        const uint32_t tz = cambi_pool_tz(st->bits);
+        /* Every partial sum is a multiple of 2^tz units, at most the total. */
+        if (st->units >> tz >= (uint64_t)1 << 53) return false;
+    }
+    *mean = cambi_topk_mean(ldexp((double)st->units, -24), k);
+    return true;
+}
+
 double cambi_conclude(const double scale_scores[CAMBI_NUM_SCALES], unsigned window)
 {
     double acc = 0.0;

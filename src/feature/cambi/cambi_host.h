@@ -7,6 +7,7 @@
 #ifndef EXACTVMAF_CAMBI_HOST_H
 #define EXACTVMAF_CAMBI_HOST_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "cambi_arith.h"
@@ -50,6 +51,27 @@ double cambi_pool_scale(float *c, int n, double topk);
  * swap for swap (test_cambi_select.c checks it). 1 <= k <= n.
  */
 void cambi_select_top(float *a, int n, int k);
+
+/**
+ * What a scale's pooling needs of its c-values when their top-k sum cannot
+ * round (cambi_pool_exact()): gathered by the stage that computes them.
+ */
+typedef struct CambiPoolStats {
+    uint64_t units;     /**< sum of the nonzero values, in cambi_pool_units() */
+    uint64_t bits;      /**< OR of those unit counts: its trailing zeros are theirs */
+    int64_t nonzero;    /**< values other than +0 */
+    int small;          /**< whether a nonzero value is below 0.5 (not in units) */
+} CambiPoolStats;
+
+/**
+ * cambi_pool_scale()'s result for n c-values from their statistics alone,
+ * when it is certain to be the same: all the nonzero values are among the
+ * top k (the rest of the top k are +0, which leave the sum unchanged), and
+ * every partial sum of them, in any order, is exactly representable in
+ * fp64, so the reference's additions in its order give the exact sum.
+ * Returns false (and leaves *mean) otherwise: pool the values themselves.
+ */
+bool cambi_pool_exact(const CambiPoolStats *st, int n, double topk, double *mean);
 
 /** Weighted inner product of the per-scale scores, normalised by the window. */
 double cambi_conclude(const double scale_scores[CAMBI_NUM_SCALES], unsigned window);

@@ -149,7 +149,7 @@ static void KFN(slide_rows)(CambiCpu *cpu, const Strip *st, int pad, const uint1
  * one pass over (a chunk of) the run that GCC vectorises.
  */
 static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint16_t *hist,
-                             int hw, const uint16_t *b, int n)
+                             int hw, const uint16_t *b, int n, CambiPoolStats *st)
 {
     const int nd = p->num_diffs;
     const float *restrict rcp = p->rcp;
@@ -198,6 +198,7 @@ static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint
                 }
                 cr[k] = best;
             }
+            pool_stats_add(st, cr, len);
             j = e;
             continue;
         }
@@ -230,6 +231,7 @@ static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint
                 }
             }
         }
+        pool_stats_add(st, cr, len);
         j = e;
     }
 }
