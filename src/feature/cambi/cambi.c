@@ -412,9 +412,12 @@ static int picture_score(CambiState *s, const VmafPicture *pic, const CambiGeome
             cambi_cpu_decimate(cpu, w, h);
         }
         cambi_cpu_mode_filter(cpu, w, h);
-        cambi_cpu_c_values(cpu, &s->params, w, h, g->window);
-        if (!cambi_pool_exact(&cpu->pool, (int)(w * h), s->pool_topk, &scale_score[scale]))
-            scale_score[scale] = cambi_pool_scale(cpu->c, (int)(w * h), s->pool_topk);
+        cambi_cpu_c_values(cpu, &s->params, w, h, g->window, false);
+        if (cambi_pool_exact(&cpu->pool, (int)(w * h), s->pool_topk, &scale_score[scale]))
+            continue;
+        /* The c-values themselves, for the reference's select and sum. */
+        cambi_cpu_c_values(cpu, &s->params, w, h, g->window, true);
+        scale_score[scale] = cambi_pool_scale(cpu->c, (int)(w * h), s->pool_topk);
     }
     *score = cambi_conclude(scale_score, g->window);
     return 0;

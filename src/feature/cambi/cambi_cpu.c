@@ -11,6 +11,12 @@
  * (cambi_simd_tmpl.c). Integer work and unfused fp32 products: every build
  * gives the same bits. */
 
+/* Band image entries (see the c-values below). */
+#define NO_ROW 0x7fff
+#define ACTIVE 0x8000
+/* ACTIVE is a function of the value: equal band entries are equal values. */
+#define ROW_OF(b) ((unsigned)(b) & 0x7fffu)
+
 /* ---- Resampling tables ---- */
 
 static int resample_axis(unsigned in, unsigned out, unsigned *idx)
@@ -102,6 +108,12 @@ int cambi_cpu_alloc(CambiCpu *cpu, unsigned alloc_w, unsigned alloc_h,
     cpu->rows = alloc_aligned(3 * (size_t)alloc_w * sizeof(*cpu->rows));
     cpu->deriv = alloc_aligned(8 * cpu->stride);
     cpu->colsum = alloc_aligned(cpu->stride + 8);
+    /* Band entry of each 10-bit value (16-bit pictures round up to 1024). */
+    for (int v = 0; v <= 1024; v++) {
+        const int rel = v - p->band_lo;
+        cpu->band_code[v] = rel < 0 || v > p->band_hi ? NO_ROW
+                          : (uint32_t)rel | (p->active[v] ? ACTIVE : 0);
+    }
     if (!cpu->img || !cpu->mask || !cpu->c || !cpu->hist || !cpu->band || !cpu->events ||
         !cpu->flags || !cpu->rows || !cpu->deriv || !cpu->colsum) {
         cambi_cpu_free(cpu);
@@ -233,15 +245,16 @@ static inline void derivative_row(const uint16_t *restrict row, const uint16_t *
  * counts of every column within `pad` of its own.
  *
  * Each scale is first reduced to its "band image": the count row of each
- * pixel (value - band_lo), or NO_ROW for pixels that are never counted
- * (unmasked, or outside the band). The image is then processed in vertical
- * strips of columns, each with its own counts, so that the counts being
- * updated stay in the core's cache: a strip [x0, x1) takes in the pixels of
- * columns [x0 - pad, x1 + pad). Counts are exact integers: neither the runs
- * nor the strips below change anything in the results.
+ * pixel (value - band_lo), with ACTIVE set where some luma difference is
+ * considered at its value (only those pixels have c-values to compute), or
+ * NO_ROW for pixels that are never counted (unmasked, or outside the band).
+ * The image is then processed in vertical strips of columns, each with its
+ * own counts, so that the counts being updated stay in the core's cache: a
+ * strip [x0, x1) takes in the pixels of columns [x0 - pad, x1 + pad).
+ * Counts are exact integers: neither the runs nor the strips below change
+ * anything in the results.
  */
 
-#define NO_ROW 0xffff
 
 typedef struct Strip {
     int x0, x1;         /**< columns whose counts are kept */
@@ -315,7 +328,7 @@ static inline void count_runs(uint16_t *hist, size_t hw, const Strip *st, int pa
         k += first_set_byte(word, flag + k);
         /* Run [start, k) ends here. */
         if (e[start] != NO_ROW)
-            count_run(hist + e[start] * hw, st, pad, x0 + start, x0 + k - 1, delta);
+            count_run(hist + ROW_OF(e[start]) * hw, st, pad, x0 + start, x0 + k - 1, delta);
         if (k >= n) break;
         start = k++;
     }
@@ -344,6 +357,41 @@ static inline void pool_stats_add(CambiPoolStats *restrict st, const float *rest
     st->bits |= bits;
     st->nonzero += nonzero;
     st->small |= small;
+}
+
+/* Index of the first lane with bit 15 set of `word` (nonzero), the 4
+ * entries at p. */
+static inline int first_active_lane(uint64_t word, const uint16_t *p)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    (void)p;
+    return __builtin_ctzll(word) >> 4;
+#else
+    (void)word;
+    int i = 0;
+    while (!(p[i] & ACTIVE))
+        i++;
+    return i;
+#endif
+}
+
+/* The first column >= j of the band row b[0..n) that is ACTIVE, else n. */
+static inline int next_active(const uint16_t *b, int j, int n)
+{
+    const uint64_t flags = 0x8000800080008000ull;
+    for (; j + 16 <= n; j += 16) {
+        uint64_t q[4];
+        memcpy(q, b + j, sizeof(q));
+        if ((q[0] | q[1] | q[2] | q[3]) & flags) break;
+    }
+    for (; j + 4 <= n; j += 4) {
+        uint64_t q;
+        memcpy(&q, b + j, sizeof(q));
+        if (q & flags) return j + first_active_lane(q & flags, b + j);
+    }
+    while (j < n && !(b[j] & ACTIVE))
+        j++;
+    return j;
 }
 
 /* Columns of a run handled at once: a luma difference whose neighbour
@@ -415,7 +463,7 @@ void cambi_cpu_mode_filter(CambiCpu *cpu, unsigned w, unsigned h)
 }
 
 static void c_values_strip(CambiCpu *cpu, const CambiParams *p, const Strip *st,
-                           unsigned w, unsigned h, int pad)
+                           unsigned w, unsigned h, int pad, bool store)
 {
     const CambiKern *kern = cambi_kern();
     const size_t band = (size_t)(p->band_hi - p->band_lo + 1);
@@ -432,18 +480,19 @@ static void c_values_strip(CambiCpu *cpu, const CambiParams *p, const Strip *st,
                        out >= 0 ? cpu->band + (size_t)out * cpu->stride : NULL,
                              in < (int)h ? cpu->band + (size_t)in * cpu->stride : NULL);
         }
-        kern->c_value_row(cpu->c + (size_t)i * w + st->x0, p, cpu->hist, hw,
+        kern->c_value_row(store ? cpu->c + (size_t)i * w + st->x0 : NULL, p, cpu->hist, hw,
                           cpu->band + (size_t)i * cpu->stride + st->x0, hw, &cpu->pool);
     }
 }
 
 void cambi_cpu_c_values(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigned h,
-                        unsigned window)
+                        unsigned window, bool store)
 {
     const int pad = (int)(window >> 1);
     memset(&cpu->pool, 0, sizeof(cpu->pool));
     if (p->band_hi < p->band_lo) {
-        memset(cpu->c, 0, (size_t)w * h * sizeof(*cpu->c));
+        if (store)
+            memset(cpu->c, 0, (size_t)w * h * sizeof(*cpu->c));
         return;
     }
     /* A scale narrower than `pad` also takes in columns [w, pad) of each
@@ -452,7 +501,7 @@ void cambi_cpu_c_values(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigne
     if ((int)w < pad) {
         const Strip st = { 0, (int)w, 0, pad };
         cambi_kern()->band_image(cpu, p, (unsigned)pad, h);
-        c_values_strip(cpu, p, &st, w, h, pad);
+        c_values_strip(cpu, p, &st, w, h, pad, store);
         return;
     }
     cambi_kern()->band_image(cpu, p, w, h);
@@ -463,6 +512,6 @@ void cambi_cpu_c_values(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigne
         Strip st = { (int)((int64_t)w * s / n), (int)((int64_t)w * (s + 1) / n), 0, 0 };
         st.in0 = st.x0 - pad > 0 ? st.x0 - pad : 0;
         st.in1 = st.x1 + pad < (int)w ? st.x1 + pad : (int)w;
-        c_values_strip(cpu, p, &st, w, h, pad);
+        c_values_strip(cpu, p, &st, w, h, pad, store);
     }
 }

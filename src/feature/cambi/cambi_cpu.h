@@ -42,6 +42,7 @@ typedef struct CambiCpu {
     uint8_t *deriv;      /**< 8 rows of zero-derivative flags (mask) */
     uint8_t *colsum;     /**< alloc_w + 6 column sums (mask) */
     CambiPoolStats pool; /**< of the c-values of the current scale */
+    uint32_t band_code[1025]; /**< band image entry of each 10-bit value */
 } CambiCpu;
 
 int cambi_cpu_alloc(CambiCpu *cpu, unsigned alloc_w, unsigned alloc_h,
@@ -69,12 +70,13 @@ void cambi_cpu_decimate(CambiCpu *cpu, unsigned w, unsigned h);
 void cambi_cpu_mode_filter(CambiCpu *cpu, unsigned w, unsigned h);
 
 /**
- * cpu->c[i*w + j] = c-value of pixel (i, j) at w x h with a window x window
- * neighbourhood (window odd, h >= window / 2; a narrower w takes in what
- * earlier scales left past it, as the reference does), and cpu->pool their
- * pooling statistics.
+ * cpu->pool = the pooling statistics of the c-values of the w x h pixels
+ * with a window x window neighbourhood (window odd, h >= window / 2; a
+ * narrower w takes in what earlier scales left past it, as the reference
+ * does), and with `store` the c-values themselves: cpu->c[i*w + j] for
+ * pixel (i, j).
  */
 void cambi_cpu_c_values(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigned h,
-                        unsigned window);
+                        unsigned window, bool store);
 
 #endif

@@ -99,15 +99,14 @@ static void KFN(mode_filter)(CambiCpu *cpu, unsigned w, unsigned h)
 
 static void KFN(band_image)(CambiCpu *cpu, const CambiParams *p, unsigned cols, unsigned h)
 {
-    const unsigned lo = (unsigned)p->band_lo, size = (unsigned)(p->band_hi - p->band_lo + 1);
+    (void)p;
+    const uint32_t *restrict code = cpu->band_code;
     for (unsigned i = 0; i < h; i++) {
         const uint16_t *restrict img = cpu->img + i * cpu->stride;
         const uint8_t *restrict mask = cpu->mask + i * cpu->stride;
         uint16_t *restrict b = cpu->band + i * cpu->stride;
-        for (unsigned j = 0; j < cols; j++) {
-            const unsigned rel = img[j] - lo;   /* wraps below the band */
-            b[j] = (uint16_t)(mask[j] && rel < size ? rel : NO_ROW);
-        }
+        for (unsigned j = 0; j < cols; j++)
+            b[j] = (uint16_t)(mask[j] ? code[img[j]] : NO_ROW);
     }
 }
 
@@ -144,9 +143,10 @@ static void KFN(slide_rows)(CambiCpu *cpu, const Strip *st, int pad, const uint1
 
 /*
  * c-values of n pixels of a row from their band row `b` and the counts
- * hist[v * hw + k]. Pixels are taken in runs of equal value, which read
- * the same count rows at consecutive columns: each luma difference is then
- * one pass over (a chunk of) the run that GCC vectorises.
+ * hist[v * hw + k], into c (all n of them) or, when c is NULL, only into
+ * the pooling statistics st. Pixels are taken in runs of equal value, which
+ * read the same count rows at consecutive columns: each luma difference is
+ * then one pass over (a chunk of) the run that GCC vectorises.
  */
 static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint16_t *hist,
                              int hw, const uint16_t *b, int n, CambiPoolStats *st)
@@ -154,36 +154,26 @@ static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint
     const int nd = p->num_diffs;
     const float *restrict rcp = p->rcp;
     const uint32_t *active = p->active + p->band_lo;
-    /* Most pixels are not counted (NO_ROW) or not active: their c-value is
-     * the +0 written here, and the scan below skips them. */
-    for (int k = 0; k < n; k++)
-        c[k] = 0.0f;
+    float scratch[C_CHUNK];
+    /* Most pixels are not active: their c-value is the +0 written here. */
+    if (c) {
+        for (int k = 0; k < n; k++)
+            c[k] = 0.0f;
+    }
     int j = 0;
-    while (j < n) {
-        /* Eight uncounted pixels at a time. */
-        for (;;) {
-            if (j + 8 > n) break;
-            uint64_t q0, q1;
-            memcpy(&q0, b + j, 8);
-            memcpy(&q1, b + j + 4, 8);
-            if ((q0 & q1) != UINT64_MAX) break;
-            j += 8;
-        }
+    for (;;) {
+        j = next_active(b, j, n);
         if (j >= n) break;
-        const unsigned rel = b[j];
-        const uint32_t act = rel != NO_ROW ? active[rel] : 0;
-        if (!act) {
-            j++;
-            continue;
-        }
+        const unsigned bj = b[j], rel = ROW_OF(bj);
+        const uint32_t act = active[rel];
         int e = j + 1;
-        while (e < n && e - j < C_CHUNK && b[e] == rel)
+        while (e < n && e - j < C_CHUNK && b[e] == bj)
             e++;
         /* Active implies that u + d + 1 is in the band, and u - d - 1 too
          * when >= band_lo (below, the reference counts 0). */
         const int len = e - j;
         const uint16_t *restrict h0 = hist + (size_t)rel * hw + j;
-        float *restrict cr = c + j;
+        float *restrict cr = c ? c + j : scratch;
         if (len < C_SHORT_RUN) {
             /* Too short for vectors to pay off: pixel by pixel. */
             for (int k = 0; k < len; k++) {
@@ -202,6 +192,8 @@ static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint
             j = e;
             continue;
         }
+        for (int k = 0; k < len; k++)
+            cr[k] = 0.0f;
         for (int d = 0; d < nd; d++) {
             if (!(act >> d & 1)) continue;
             const int weight = p->weight[d];
