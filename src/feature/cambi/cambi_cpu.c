@@ -108,12 +108,20 @@ int cambi_cpu_alloc(CambiCpu *cpu, unsigned alloc_w, unsigned alloc_h,
     cpu->rows = alloc_aligned(3 * (size_t)alloc_w * sizeof(*cpu->rows));
     cpu->deriv = alloc_aligned(8 * cpu->stride);
     cpu->colsum = alloc_aligned(cpu->stride + 8);
-    /* Band entry of each 10-bit value (16-bit pictures round up to 1024). */
-    for (int v = 0; v <= 1024; v++) {
-        const int rel = v - p->band_lo;
-        cpu->band_code[v] = rel < 0 || v > p->band_hi ? NO_ROW
-                          : (uint32_t)rel | (p->active[v] ? ACTIVE : 0);
+    /* The values of the band at which some difference is considered, as
+     * intervals (one in practice: each difference's values are one). */
+    for (int v = p->band_lo; v <= p->band_hi && v <= 1024; v++) {
+        if (!p->active[v]) continue;
+        if (cpu->n_active && v == cpu->active_lo[cpu->n_active - 1] +
+                                     cpu->active_span[cpu->n_active - 1] + 1) {
+            cpu->active_span[cpu->n_active - 1]++;
+        } else {
+            cpu->active_lo[cpu->n_active] = (uint16_t)v;
+            cpu->active_span[cpu->n_active++] = 0;
+        }
     }
+    if (!cpu->n_active)
+        cpu->active_lo[0] = UINT16_MAX;   /* band_image's first interval: no 10-bit value */
     if (!cpu->img || !cpu->mask || !cpu->c || !cpu->hist || !cpu->band || !cpu->events ||
         !cpu->flags || !cpu->rows || !cpu->deriv || !cpu->colsum) {
         cambi_cpu_free(cpu);

@@ -42,7 +42,9 @@ typedef struct CambiCpu {
     uint8_t *deriv;      /**< 8 rows of zero-derivative flags (mask) */
     uint8_t *colsum;     /**< alloc_w + 6 column sums (mask) */
     CambiPoolStats pool; /**< of the c-values of the current scale */
-    uint32_t band_code[1025]; /**< band image entry of each 10-bit value */
+    /** Values with c-values to compute: n_active intervals [lo, lo + span]. */
+    int n_active;
+    uint16_t active_lo[CAMBI_MAX_DIFFS], active_span[CAMBI_MAX_DIFFS];
 } CambiCpu;
 
 int cambi_cpu_alloc(CambiCpu *cpu, unsigned alloc_w, unsigned alloc_h,

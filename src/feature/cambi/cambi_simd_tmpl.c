@@ -99,14 +99,24 @@ static void KFN(mode_filter)(CambiCpu *cpu, unsigned w, unsigned h)
 
 static void KFN(band_image)(CambiCpu *cpu, const CambiParams *p, unsigned cols, unsigned h)
 {
-    (void)p;
-    const uint32_t *restrict code = cpu->band_code;
+    const unsigned lo = (unsigned)p->band_lo, size = (unsigned)(p->band_hi - p->band_lo + 1);
     for (unsigned i = 0; i < h; i++) {
         const uint16_t *restrict img = cpu->img + i * cpu->stride;
         const uint8_t *restrict mask = cpu->mask + i * cpu->stride;
         uint16_t *restrict b = cpu->band + i * cpu->stride;
-        for (unsigned j = 0; j < cols; j++)
-            b[j] = (uint16_t)(mask[j] ? code[img[j]] : NO_ROW);
+        const unsigned alo = cpu->active_lo[0], aspan = cpu->active_span[0];
+        for (unsigned j = 0; j < cols; j++) {
+            const uint16_t rel = (uint16_t)(img[j] - lo);   /* wraps below the band */
+            const uint16_t act = (uint16_t)(img[j] - alo) <= aspan ? ACTIVE : 0;
+            b[j] = (uint16_t)(mask[j] && rel < size ? rel | act : NO_ROW);
+        }
+        for (int k = 1; k < cpu->n_active; k++) {
+            const unsigned klo = cpu->active_lo[k], kspan = cpu->active_span[k];
+            for (unsigned j = 0; j < cols; j++) {
+                const uint16_t act = (uint16_t)(img[j] - klo) <= kspan ? ACTIVE : 0;
+                b[j] = (uint16_t)(b[j] != NO_ROW ? b[j] | act : NO_ROW);
+            }
+        }
     }
 }
 
