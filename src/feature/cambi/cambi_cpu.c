@@ -402,6 +402,42 @@ static inline int next_active(const uint16_t *b, int j, int n)
     return j;
 }
 
+/* Index of the first nonzero 16-bit lane of `word` (nonzero), the 4
+ * entries at p, whose lanes differ from v where the word's do. */
+static inline int first_differing_lane(uint64_t word, const uint16_t *p, unsigned v)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    (void)p;
+    (void)v;
+    return __builtin_ctzll(word) >> 4;
+#else
+    (void)word;
+    int i = 0;
+    while (p[i] == v)
+        i++;
+    return i;
+#endif
+}
+
+/* The end of the run of entries equal to b[j] that starts at j, at most
+ * `most` long, within b[0..n). */
+static inline int run_end(const uint16_t *b, int j, int n, int most)
+{
+    const unsigned v = b[j];
+    const uint64_t v4 = v * 0x0001000100010001ull;
+    const int end = n - j < most ? n : j + most;
+    int e = j + 1;
+    for (; e + 4 <= end; e += 4) {
+        uint64_t q;
+        memcpy(&q, b + e, sizeof(q));
+        q ^= v4;
+        if (q) return e + first_differing_lane(q, b + e, v);
+    }
+    while (e < end && b[e] == v)
+        e++;
+    return e;
+}
+
 /* Columns of a run handled at once: a luma difference whose neighbour
  * counts are all 0 over a chunk adds nothing there (its terms are +0). */
 #define C_CHUNK 64

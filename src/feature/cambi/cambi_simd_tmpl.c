@@ -176,9 +176,7 @@ static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint
         if (j >= n) break;
         const unsigned bj = b[j], rel = ROW_OF(bj);
         const uint32_t act = active[rel];
-        int e = j + 1;
-        while (e < n && e - j < C_CHUNK && b[e] == bj)
-            e++;
+        const int e = run_end(b, j, n, C_CHUNK);
         /* Active implies that u + d + 1 is in the band, and u - d - 1 too
          * when >= band_lo (below, the reference counts 0). */
         const int len = e - j;
