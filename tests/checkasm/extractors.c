@@ -43,6 +43,9 @@ static const Case cases[] = {
     { "cambi", "window_size=15:topk=0.1", VMAF_PIX_FMT_YUV420P, 10, 241, 121 },
     { "cambi", "enc_width=223:enc_height=151:full_ref=true", VMAF_PIX_FMT_YUV420P, 8, 281, 163 },
     { "cambi", "enc_bitdepth=8", VMAF_PIX_FMT_YUV420P, 10, 233, 67 },
+    /* The high-res speed-up's decimation along with the load (the least
+     * picture it applies to, odd). */
+    { "cambi", "cambi_high_res_speedup=1080", VMAF_PIX_FMT_YUV420P, 8, 1921, 1081 },
     { "speed_chroma", NULL, VMAF_PIX_FMT_YUV444P, 8, 161, 97 },
     { "speed_chroma", NULL, VMAF_PIX_FMT_YUV420P, 10, 263, 181 },
     { "speed_temporal", NULL, VMAF_PIX_FMT_YUV420P, 8, 163, 99 },

@@ -395,21 +395,37 @@ fail:
 
 /* ---- extract ---- */
 
+/*
+ * Whether every scale is at least half the window wide. Otherwise the
+ * c-values of a narrow scale take in columns past its width, which hold
+ * what earlier scales, the full-size luma and mask included, left there.
+ */
+static bool scales_hold_window(const CambiGeometry *g, bool hrs)
+{
+    unsigned w = g->w;
+    for (int scale = 0; scale < CAMBI_NUM_SCALES; scale++)
+        if (scale > 0 || hrs) w = (w + 1) >> 1;
+    return w >= g->window >> 1;
+}
+
 static int picture_score(CambiState *s, const VmafPicture *pic, const CambiGeometry *g,
                          double *score)
 {
     CambiCpu *cpu = &s->cpu;
-    int err = cambi_cpu_load(cpu, pic, &g->rs, s->antidither);
+    /* The speed-up's decimation along with the load, where nothing reads
+     * the full-size planes afterwards. */
+    const bool decimated = s->hrs && scales_hold_window(g, s->hrs);
+    int err = cambi_cpu_load_mask(cpu, pic, &g->rs, s->antidither, decimated);
     if (err) return err;
 
     unsigned w = g->w, h = g->h;
-    cambi_cpu_spatial_mask(cpu, w, h);
     double scale_score[CAMBI_NUM_SCALES];
     for (int scale = 0; scale < CAMBI_NUM_SCALES; scale++) {
         if (scale > 0 || s->hrs) {
             w = (w + 1) >> 1;
             h = (h + 1) >> 1;
-            cambi_cpu_decimate(cpu, w, h);
+            if (scale > 0 || !decimated)
+                cambi_cpu_decimate(cpu, w, h);
         }
         cambi_cpu_mode_filter(cpu, w, h);
         cambi_cpu_c_values(cpu, &s->params, w, h, g->window, false);

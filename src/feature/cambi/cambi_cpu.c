@@ -108,6 +108,8 @@ int cambi_cpu_alloc(CambiCpu *cpu, unsigned alloc_w, unsigned alloc_h,
     cpu->rows = alloc_aligned(3 * (size_t)alloc_w * sizeof(*cpu->rows));
     cpu->deriv = alloc_aligned(8 * cpu->stride);
     cpu->colsum = alloc_aligned(cpu->stride + 8);
+    cpu->ring = alloc_aligned(3 * cpu->stride * sizeof(*cpu->ring));
+    cpu->mrow = alloc_aligned(cpu->stride);
     /* The values of the band at which some difference is considered, as
      * intervals (one in practice: each difference's values are one). */
     for (int v = p->band_lo; v <= p->band_hi && v <= 1024; v++) {
@@ -123,7 +125,7 @@ int cambi_cpu_alloc(CambiCpu *cpu, unsigned alloc_w, unsigned alloc_h,
     if (!cpu->n_active)
         cpu->active_lo[0] = UINT16_MAX;   /* band_image's first interval: no 10-bit value */
     if (!cpu->img || !cpu->mask || !cpu->c || !cpu->hist || !cpu->band || !cpu->events ||
-        !cpu->flags || !cpu->rows || !cpu->deriv || !cpu->colsum) {
+        !cpu->flags || !cpu->rows || !cpu->deriv || !cpu->colsum || !cpu->ring || !cpu->mrow) {
         cambi_cpu_free(cpu);
         return -ENOMEM;
     }
@@ -146,6 +148,8 @@ void cambi_cpu_free(CambiCpu *cpu)
     free(cpu->rows);
     free(cpu->deriv);
     free(cpu->colsum);
+    free(cpu->ring);
+    free(cpu->mrow);
     memset(cpu, 0, sizeof(*cpu));
 }
 
@@ -452,9 +456,8 @@ static inline int run_end(const uint16_t *b, int j, int n, int most)
 
 /* The loops for one instruction set (cpu.h). */
 typedef struct CambiKern {
-    void (*load)(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
-                 bool antidither_on);
-    void (*spatial_mask)(CambiCpu *cpu, unsigned w, unsigned h);
+    void (*load_mask)(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
+                      bool antidither_on, bool decimate);
     void (*decimate)(CambiCpu *cpu, unsigned w, unsigned h);
     void (*mode_filter)(CambiCpu *cpu, unsigned w, unsigned h);
     void (*band_image)(CambiCpu *cpu, const CambiParams *p, unsigned cols, unsigned h);
@@ -466,12 +469,12 @@ typedef struct CambiKern {
 
 static const CambiKern *cambi_kern(void)
 {
-    static const CambiKern c = { load_c, spatial_mask_c, decimate_c, mode_filter_c, band_image_c,
+    static const CambiKern c = { load_mask_c, decimate_c, mode_filter_c, band_image_c,
                                  slide_rows_c, c_value_row_c };
 #if EV_HAVE_X86_SIMD
-    static const CambiKern avx2 = { load_avx2, spatial_mask_avx2, decimate_avx2, mode_filter_avx2,
+    static const CambiKern avx2 = { load_mask_avx2, decimate_avx2, mode_filter_avx2,
                                     band_image_avx2, slide_rows_avx2, c_value_row_avx2 };
-    static const CambiKern avx512 = { load_avx512, spatial_mask_avx512, decimate_avx512, mode_filter_avx512,
+    static const CambiKern avx512 = { load_mask_avx512, decimate_avx512, mode_filter_avx512,
                                       band_image_avx512, slide_rows_avx512, c_value_row_avx512 };
     const int isa = ev_cpu_isa();
     if (isa >= EV_ISA_AVX512)
@@ -482,18 +485,13 @@ static const CambiKern *cambi_kern(void)
     return &c;
 }
 
-int cambi_cpu_load(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
-                   bool antidither_on)
+int cambi_cpu_load_mask(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
+                        bool antidither_on, bool decimate)
 {
     int err = check_range(pic);
     if (err) return err;
-    cambi_kern()->load(cpu, pic, rs, antidither_on);
+    cambi_kern()->load_mask(cpu, pic, rs, antidither_on, decimate);
     return 0;
-}
-
-void cambi_cpu_spatial_mask(CambiCpu *cpu, unsigned w, unsigned h)
-{
-    cambi_kern()->spatial_mask(cpu, w, h);
 }
 
 void cambi_cpu_decimate(CambiCpu *cpu, unsigned w, unsigned h)

@@ -41,6 +41,8 @@ typedef struct CambiCpu {
     uint16_t *rows;      /**< 3 rows of scratch (mode filter) */
     uint8_t *deriv;      /**< 8 rows of zero-derivative flags (mask) */
     uint8_t *colsum;     /**< alloc_w + 6 column sums (mask) */
+    uint16_t *ring;      /**< 3 rows of full-size luma (load_mask, decimating) */
+    uint8_t *mrow;       /**< 1 row of full-size mask (load_mask, decimating) */
     CambiPoolStats pool; /**< of the c-values of the current scale */
     /** Values with c-values to compute: n_active intervals [lo, lo + span]. */
     int n_active;
@@ -52,18 +54,19 @@ int cambi_cpu_alloc(CambiCpu *cpu, unsigned alloc_w, unsigned alloc_h,
 void cambi_cpu_free(CambiCpu *cpu);
 
 /**
- * Luma of pic -> 10 bits at rs->out_w x rs->out_h in cpu->img, then the
- * anti-dithering filter when `antidither`. Returns -EINVAL (logged) when a
- * 9..15-bit picture holds samples above its maximum, as the reference does.
+ * Luma of pic -> 10 bits at rs->out_w x rs->out_h, then the anti-dithering
+ * filter when `antidither`, and the spatial mask of that: 7x7
+ * zero-derivative counts above the threshold. Into cpu->img and cpu->mask,
+ * whole, or with `decimate` only every other row and column of each (what
+ * cambi_cpu_decimate() would keep of them; nothing is written past that).
+ * Returns -EINVAL (logged) when a 9..15-bit picture holds samples above its
+ * maximum, as the reference does.
  */
-int cambi_cpu_load(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
-                   bool antidither);
+int cambi_cpu_load_mask(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
+                        bool antidither, bool decimate);
 
 /** Log that a bpc-bit picture holds samples above its maximum; -EINVAL. */
 int cambi_range_error(unsigned bpc);
-
-/** cpu->mask from cpu->img at w x h: 7x7 zero-derivative counts above the threshold. */
-void cambi_cpu_spatial_mask(CambiCpu *cpu, unsigned w, unsigned h);
 
 /** Keep every other row and column of img and mask: new size w x h. */
 void cambi_cpu_decimate(CambiCpu *cpu, unsigned w, unsigned h);

@@ -4,53 +4,98 @@
  * and types they use, which are inlined into each build.
  */
 
-/* Luma -> 10 bits, row by row, each row anti-dithered while it and the
- * row below are in cache. */
-static void KFN(load)(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
-                      bool antidither_on)
+/*
+ * One step of the spatial mask's 7x7 window, down the rows: zero-derivative
+ * row t (if t < h) enters the column sums, row t - 7 (if any) leaves them,
+ * and mask row t - 3 (if any) is written to m_out(t - 3). A column sum is at
+ * most 7 and a window's sum at most 49: bytes.
+ */
+static inline void KFN(mask_step)(CambiCpu *cpu, int t, unsigned w, unsigned h, unsigned thr,
+                                  uint8_t *restrict m)
 {
-    const bool same = rs->in_w == rs->out_w && rs->in_h == rs->out_h;
-    const unsigned w = rs->out_w, h = rs->out_h;
-    for (unsigned i = 0; i < h; i++) {
-        uint16_t *row = cpu->img + i * cpu->stride;
-        convert_row(pic, same ? i : rs->y[i], same ? NULL : rs->x, w, row);
-        if (antidither_on && i > 0)
-            antidither_row(row - cpu->stride, row, w);
-    }
-    if (antidither_on)
-        antidither_last_row(cpu->img + (size_t)(h - 1) * cpu->stride, w);
-}
-
-static void KFN(spatial_mask)(CambiCpu *cpu, unsigned w, unsigned h)
-{
-    const unsigned thr = cambi_mask_threshold(w, h);
     const int rad = CAMBI_MASK_FILTER_SIZE / 2;
     const int span = CAMBI_MASK_FILTER_SIZE;
     uint8_t *restrict cs = cpu->colsum;   /* cs[j + rad] = column sum of column j */
-    memset(cs, 0, w + 2 * rad);
+    if (t < (int)h) {
+        const uint8_t *restrict d = cpu->deriv + (size_t)(t & 7) * cpu->stride;
+        for (size_t j = 0; j < w; j++)
+            cs[j + rad] = (uint8_t)(cs[j + rad] + d[j]);
+    }
+    if (t >= span && t - span < (int)h) {
+        const uint8_t *restrict d = cpu->deriv + (size_t)((t - span) & 7) * cpu->stride;
+        for (size_t j = 0; j < w; j++)
+            cs[j + rad] = (uint8_t)(cs[j + rad] - d[j]);
+    }
+    if (!m) return;
+    const uint8_t limit = (uint8_t)thr;
+    for (size_t j = 0; j < w; j++) {
+        const uint8_t sum = (uint8_t)(cs[j] + cs[j + 1] + cs[j + 2] + cs[j + 3] + cs[j + 4] +
+                                      cs[j + 5] + cs[j + 6]);
+        m[j] = (uint8_t)(sum > limit);
+    }
+}
 
-    /* Step t brings row t in and row t - span out; the column sums then
-     * hold rows [t - span + 1, t], the window of output row t - rad. */
-    for (int t = 0; t < (int)h + rad; t++) {
-        if (t < (int)h) {
-            uint8_t *restrict d = cpu->deriv + (size_t)(t & 7) * cpu->stride;
-            const uint16_t *row = cpu->img + (size_t)t * cpu->stride;
-            derivative_row(row, t + 1 < (int)h ? row + cpu->stride : NULL, w, d);
-            for (size_t j = 0; j < w; j++)
-                cs[j + rad] = (uint8_t)(cs[j + rad] + d[j]);
+/*
+ * Luma -> 10 bits, anti-dithered, and its spatial mask, in one pass down
+ * the rows: row t is loaded, row t - 1 anti-dithered (it reads the original
+ * row t), and the zero derivatives of a row taken once it and the row below
+ * are final. With `decimate`, only every other row and column of the luma
+ * and the mask is kept (the high-res speed-up's first step): the full rows
+ * go through a ring of three, the mask rows through a scratch row.
+ * Without, the luma and the mask are written whole at w x h.
+ */
+static void KFN(load_mask)(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
+                           bool antidither_on, bool decimate)
+{
+    const bool same = rs->in_w == rs->out_w && rs->in_h == rs->out_h;
+    const unsigned w = rs->out_w, h = rs->out_h, w2 = (w + 1) >> 1;
+    const unsigned thr = cambi_mask_threshold(w, h);
+    const int rad = CAMBI_MASK_FILTER_SIZE / 2;
+    memset(cpu->colsum, 0, w + 2 * rad);
+    int next = 0;   /* the next row whose zero derivatives are to be taken */
+    for (int t = 0; t < (int)h; t++) {
+        uint16_t *row = decimate ? cpu->ring + (size_t)(t % 3) * cpu->stride
+                                 : cpu->img + (size_t)t * cpu->stride;
+        convert_row(pic, same ? (unsigned)t : rs->y[t], same ? NULL : rs->x, w, row);
+        if (antidither_on && t > 0) {
+            uint16_t *above = decimate ? cpu->ring + (size_t)((t - 1) % 3) * cpu->stride
+                                       : row - cpu->stride;
+            antidither_row(above, row, w);
         }
-        if (t >= span && t - span < (int)h) {
-            const uint8_t *restrict d = cpu->deriv + (size_t)((t - span) & 7) * cpu->stride;
-            for (size_t j = 0; j < w; j++)
-                cs[j + rad] = (uint8_t)(cs[j + rad] - d[j]);
+        if (antidither_on && t == (int)h - 1)
+            antidither_last_row(row, w);
+        /* Rows before `final` are final: all of them once the last is in. */
+        const int final = t == (int)h - 1 ? (int)h : t;
+        for (; next < final && (next + 1 < final || final == (int)h); next++) {
+            const uint16_t *r = decimate ? cpu->ring + (size_t)(next % 3) * cpu->stride
+                                         : cpu->img + (size_t)next * cpu->stride;
+            const uint16_t *below = next + 1 >= (int)h ? NULL
+                                  : decimate ? cpu->ring + (size_t)((next + 1) % 3) * cpu->stride
+                                             : r + cpu->stride;
+            derivative_row(r, below, w, cpu->deriv + (size_t)(next & 7) * cpu->stride);
+            if (decimate && !(next & 1)) {
+                uint16_t *restrict di = cpu->img + (size_t)(next >> 1) * cpu->stride;
+                for (size_t j = 0; j < w2; j++)
+                    di[j] = r[2 * j];
+            }
+            const int o = next - rad;
+            uint8_t *m = o < 0 ? NULL : decimate ? cpu->mrow : cpu->mask + (size_t)o * cpu->stride;
+            KFN(mask_step)(cpu, next, w, h, thr, m);
+            if (m && decimate && !(o & 1)) {
+                uint8_t *restrict dm = cpu->mask + (size_t)(o >> 1) * cpu->stride;
+                for (size_t j = 0; j < w2; j++)
+                    dm[j] = m[2 * j];
+            }
         }
+    }
+    for (int t = (int)h; t < (int)h + rad; t++) {
         const int o = t - rad;
-        if (o < 0) continue;
-        uint8_t *restrict m = cpu->mask + (size_t)o * cpu->stride;
-        for (size_t j = 0; j < w; j++) {
-            const unsigned sum = (unsigned)cs[j] + cs[j + 1] + cs[j + 2] + cs[j + 3] +
-                                 cs[j + 4] + cs[j + 5] + cs[j + 6];
-            m[j] = (uint8_t)(sum > thr);
+        uint8_t *m = o < 0 ? NULL : decimate ? cpu->mrow : cpu->mask + (size_t)o * cpu->stride;
+        KFN(mask_step)(cpu, t, w, h, thr, m);
+        if (m && decimate && !(o & 1)) {
+            uint8_t *restrict dm = cpu->mask + (size_t)(o >> 1) * cpu->stride;
+            for (size_t j = 0; j < w2; j++)
+                dm[j] = m[2 * j];
         }
     }
 }
