@@ -216,8 +216,9 @@ static inline void convert_row(const VmafPicture *pic, unsigned src_row, const u
 static inline void antidither_row(uint16_t *restrict r, const uint16_t *restrict below,
                                   unsigned w)
 {
+    /* cambi_avg4() in 16 bits: 10-bit samples (at most 1024) sum below 2^16. */
     for (unsigned j = 0; j + 1 < w; j++)
-        r[j] = cambi_avg4(r[j], r[j + 1], below[j], below[j + 1]);
+        r[j] = (uint16_t)((uint16_t)(r[j] + r[j + 1] + below[j] + below[j + 1]) >> 2);
     r[w - 1] = cambi_avg2(r[w - 1], below[w - 1]);
 }
 

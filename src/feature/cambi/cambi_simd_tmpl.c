@@ -78,10 +78,12 @@ static void KFN(load_mask)(CambiCpu *cpu, const VmafPicture *pic, const CambiRes
                 for (size_t j = 0; j < w2; j++)
                     di[j] = r[2 * j];
             }
+            /* Decimating, the odd mask rows are not kept: not computed. */
             const int o = next - rad;
-            uint8_t *m = o < 0 ? NULL : decimate ? cpu->mrow : cpu->mask + (size_t)o * cpu->stride;
+            uint8_t *m = o < 0 || (decimate && (o & 1)) ? NULL
+                       : decimate ? cpu->mrow : cpu->mask + (size_t)o * cpu->stride;
             KFN(mask_step)(cpu, next, w, h, thr, m);
-            if (m && decimate && !(o & 1)) {
+            if (m && decimate) {
                 uint8_t *restrict dm = cpu->mask + (size_t)(o >> 1) * cpu->stride;
                 for (size_t j = 0; j < w2; j++)
                     dm[j] = m[2 * j];
@@ -90,9 +92,10 @@ static void KFN(load_mask)(CambiCpu *cpu, const VmafPicture *pic, const CambiRes
     }
     for (int t = (int)h; t < (int)h + rad; t++) {
         const int o = t - rad;
-        uint8_t *m = o < 0 ? NULL : decimate ? cpu->mrow : cpu->mask + (size_t)o * cpu->stride;
+        uint8_t *m = o < 0 || (decimate && (o & 1)) ? NULL
+                   : decimate ? cpu->mrow : cpu->mask + (size_t)o * cpu->stride;
         KFN(mask_step)(cpu, t, w, h, thr, m);
-        if (m && decimate && !(o & 1)) {
+        if (m && decimate) {
             uint8_t *restrict dm = cpu->mask + (size_t)(o >> 1) * cpu->stride;
             for (size_t j = 0; j < w2; j++)
                 dm[j] = m[2 * j];
