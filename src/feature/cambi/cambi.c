@@ -427,7 +427,7 @@ static int picture_score(CambiState *s, const VmafPicture *pic, const CambiGeome
             if (scale > 0 || !decimated)
                 cambi_cpu_decimate(cpu, w, h);
         }
-        cambi_cpu_mode_filter(cpu, w, h);
+        cambi_cpu_mode_filter(cpu, &s->params, w, h, g->window);
         cambi_cpu_c_values(cpu, &s->params, w, h, g->window, false);
         if (cambi_pool_exact(&cpu->pool, (int)(w * h), s->pool_topk, &scale_score[scale]))
             continue;

@@ -443,6 +443,28 @@ static inline int run_end(const uint16_t *b, int j, int n, int most)
     return e;
 }
 
+/* Band row i, its first `cols` columns, from the luma and the mask. */
+static inline void band_row(CambiCpu *cpu, const CambiParams *p, unsigned i, unsigned cols)
+{
+    const unsigned lo = (unsigned)p->band_lo, size = (unsigned)(p->band_hi - p->band_lo + 1);
+    const uint16_t *restrict img = cpu->img + i * cpu->stride;
+    const uint8_t *restrict mask = cpu->mask + i * cpu->stride;
+    uint16_t *restrict b = cpu->band + i * cpu->stride;
+    const unsigned alo = cpu->active_lo[0], aspan = cpu->active_span[0];
+    for (unsigned j = 0; j < cols; j++) {
+        const uint16_t rel = (uint16_t)(img[j] - lo);   /* wraps below the band */
+        const uint16_t act = (uint16_t)(img[j] - alo) <= aspan ? ACTIVE : 0;
+        b[j] = (uint16_t)(mask[j] && rel < size ? rel | act : NO_ROW);
+    }
+    for (int k = 1; k < cpu->n_active; k++) {
+        const unsigned klo = cpu->active_lo[k], kspan = cpu->active_span[k];
+        for (unsigned j = 0; j < cols; j++) {
+            const uint16_t act = (uint16_t)(img[j] - klo) <= kspan ? ACTIVE : 0;
+            b[j] = (uint16_t)(b[j] != NO_ROW ? b[j] | act : NO_ROW);
+        }
+    }
+}
+
 /* Columns of a run handled at once: a luma difference whose neighbour
  * counts are all 0 over a chunk adds nothing there (its terms are +0). */
 #define C_CHUNK 64
@@ -460,7 +482,7 @@ typedef struct CambiKern {
     void (*load_mask)(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
                       bool antidither_on, bool decimate);
     void (*decimate)(CambiCpu *cpu, unsigned w, unsigned h);
-    void (*mode_filter)(CambiCpu *cpu, unsigned w, unsigned h);
+    void (*mode_filter)(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigned h, bool band);
     void (*band_image)(CambiCpu *cpu, const CambiParams *p, unsigned cols, unsigned h);
     void (*slide_rows)(CambiCpu *cpu, const Strip *st, int pad, const uint16_t *bo,
                        const uint16_t *bi);
@@ -500,9 +522,17 @@ void cambi_cpu_decimate(CambiCpu *cpu, unsigned w, unsigned h)
     cambi_kern()->decimate(cpu, w, h);
 }
 
-void cambi_cpu_mode_filter(CambiCpu *cpu, unsigned w, unsigned h)
+/* Whether the c-values of a scale w wide take in columns past it. */
+static bool narrow_scale(unsigned w, unsigned window)
 {
-    cambi_kern()->mode_filter(cpu, w, h);
+    return w < (window >> 1);
+}
+
+void cambi_cpu_mode_filter(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigned h,
+                           unsigned window)
+{
+    cambi_kern()->mode_filter(cpu, p, w, h,
+                              p->band_lo <= p->band_hi && !narrow_scale(w, window));
 }
 
 static void c_values_strip(CambiCpu *cpu, const CambiParams *p, const Strip *st,
@@ -541,13 +571,13 @@ void cambi_cpu_c_values(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigne
     /* A scale narrower than `pad` also takes in columns [w, pad) of each
      * row, as the reference does: they hold what earlier scales (or
      * nothing: zeros) left there, and each counts for every column. */
-    if ((int)w < pad) {
+    if (narrow_scale(w, window)) {
         const Strip st = { 0, (int)w, 0, pad };
         cambi_kern()->band_image(cpu, p, (unsigned)pad, h);
         c_values_strip(cpu, p, &st, w, h, pad, store);
         return;
     }
-    cambi_kern()->band_image(cpu, p, w, h);
+    /* The band image is cambi_cpu_mode_filter()'s. */
     const int width = strip_width((size_t)(p->band_hi - p->band_lo + 1), pad);
     const int n = ((int)w + width - 1) / width;
     for (int s = 0; s < n; s++) {

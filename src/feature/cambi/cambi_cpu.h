@@ -71,11 +71,16 @@ int cambi_range_error(unsigned bpc);
 /** Keep every other row and column of img and mask: new size w x h. */
 void cambi_cpu_decimate(CambiCpu *cpu, unsigned w, unsigned h);
 
-/** 3x3 separable mode filter of img in place (rows 0 and h-1 untouched). */
-void cambi_cpu_mode_filter(CambiCpu *cpu, unsigned w, unsigned h);
+/**
+ * 3x3 separable mode filter of img in place (rows 0 and h-1 untouched), and
+ * the band image of the result for cambi_cpu_c_values() with this window.
+ */
+void cambi_cpu_mode_filter(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigned h,
+                           unsigned window);
 
 /**
- * cpu->pool = the pooling statistics of the c-values of the w x h pixels
+ * After cambi_cpu_mode_filter() of this scale: cpu->pool = the pooling
+ * statistics of the c-values of the w x h pixels
  * with a window x window neighbourhood (window odd, h >= window / 2; a
  * narrower w takes in what earlier scales left past it, as the reference
  * does), and with `store` the c-values themselves: cpu->c[i*w + j] for

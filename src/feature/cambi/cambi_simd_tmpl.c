@@ -123,7 +123,12 @@ static void KFN(decimate)(CambiCpu *cpu, unsigned w, unsigned h)
     }
 }
 
-static void KFN(mode_filter)(CambiCpu *cpu, unsigned w, unsigned h)
+/*
+ * With `band`, the band image of each row once it is final (its first
+ * `w` columns: see cambi_cpu_c_values()).
+ */
+static void KFN(mode_filter)(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigned h,
+                             bool band)
 {
     /* Horizontal modes of the last three rows; row i - 1 is rewritten once
      * row i's horizontal mode exists, from rows i - 2, i - 1 and i, whose
@@ -136,36 +141,25 @@ static void KFN(mode_filter)(CambiCpu *cpu, unsigned w, unsigned h)
         for (unsigned j = 1; j + 1 < w; j++)
             hm[j] = cambi_mode3(in[j - 1], in[j], in[j + 1]);
         hm[w - 1] = in[w - 1];
+        if (band && i == 0)
+            band_row(cpu, p, 0, w);
         if (i < 2) continue;
         const uint16_t *restrict a = cpu->rows, *restrict b = cpu->rows + cpu->alloc_w,
                                  *restrict c = cpu->rows + 2 * (size_t)cpu->alloc_w;
         uint16_t *restrict out = cpu->img + (i - 1) * cpu->stride;
         for (unsigned j = 0; j < w; j++)
             out[j] = cambi_mode3(a[j], b[j], c[j]);
+        if (band)
+            band_row(cpu, p, i - 1, w);
     }
+    if (band && h > 1)
+        band_row(cpu, p, h - 1, w);
 }
 
 static void KFN(band_image)(CambiCpu *cpu, const CambiParams *p, unsigned cols, unsigned h)
 {
-    const unsigned lo = (unsigned)p->band_lo, size = (unsigned)(p->band_hi - p->band_lo + 1);
-    for (unsigned i = 0; i < h; i++) {
-        const uint16_t *restrict img = cpu->img + i * cpu->stride;
-        const uint8_t *restrict mask = cpu->mask + i * cpu->stride;
-        uint16_t *restrict b = cpu->band + i * cpu->stride;
-        const unsigned alo = cpu->active_lo[0], aspan = cpu->active_span[0];
-        for (unsigned j = 0; j < cols; j++) {
-            const uint16_t rel = (uint16_t)(img[j] - lo);   /* wraps below the band */
-            const uint16_t act = (uint16_t)(img[j] - alo) <= aspan ? ACTIVE : 0;
-            b[j] = (uint16_t)(mask[j] && rel < size ? rel | act : NO_ROW);
-        }
-        for (int k = 1; k < cpu->n_active; k++) {
-            const unsigned klo = cpu->active_lo[k], kspan = cpu->active_span[k];
-            for (unsigned j = 0; j < cols; j++) {
-                const uint16_t act = (uint16_t)(img[j] - klo) <= kspan ? ACTIVE : 0;
-                b[j] = (uint16_t)(b[j] != NO_ROW ? b[j] | act : NO_ROW);
-            }
-        }
-    }
+    for (unsigned i = 0; i < h; i++)
+        band_row(cpu, p, i, cols);
 }
 
 /*
