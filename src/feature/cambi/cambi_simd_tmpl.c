@@ -242,6 +242,27 @@ static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint
             j = e;
             continue;
         }
+        /* A difference whose neighbour counts are all 0 over the run adds
+         * nothing there (its terms are +0); mostly none has any. */
+        uint16_t seen[C_CHUNK] = { 0 };
+        for (int d = 0; d < nd; d++) {
+            if (!(act >> d & 1)) continue;
+            const uint16_t *restrict h1 = hist + (rel + d + 1) * (size_t)hw + j;
+            for (int k = 0; k < len; k++)
+                seen[k] |= h1[k];
+            if ((int)rel - d - 1 < 0) continue;
+            const uint16_t *restrict h2 = hist + (rel - d - 1) * (size_t)hw + j;
+            for (int k = 0; k < len; k++)
+                seen[k] |= h2[k];
+        }
+        uint16_t seen_any = 0;
+        for (int k = 0; k < C_CHUNK; k++)
+            seen_any |= seen[k];
+        if (!seen_any) {
+            /* c-values of +0: written above, if stored at all. */
+            j = e;
+            continue;
+        }
         for (int k = 0; k < len; k++)
             cr[k] = 0.0f;
         for (int d = 0; d < nd; d++) {
@@ -251,7 +272,7 @@ static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint
             const uint16_t *restrict h2 = (int)rel - d - 1 >= 0
                                               ? hist + (rel - d - 1) * (size_t)hw + j
                                               : NULL;
-            unsigned any = 0;
+            uint16_t any = 0;
             for (int k = 0; k < len; k++)
                 any |= h1[k];
             if (h2) {
