@@ -446,18 +446,19 @@ static inline int run_end(const uint16_t *b, int j, int n, int most)
 /* Band row i, its first `cols` columns, from the luma and the mask. */
 static inline void band_row(CambiCpu *cpu, const CambiParams *p, unsigned i, unsigned cols)
 {
-    const unsigned lo = (unsigned)p->band_lo, size = (unsigned)(p->band_hi - p->band_lo + 1);
+    /* 16-bit compares: every value here is at most 1025. */
+    const uint16_t lo = (uint16_t)p->band_lo, size = (uint16_t)(p->band_hi - p->band_lo + 1);
     const uint16_t *restrict img = cpu->img + i * cpu->stride;
     const uint8_t *restrict mask = cpu->mask + i * cpu->stride;
     uint16_t *restrict b = cpu->band + i * cpu->stride;
-    const unsigned alo = cpu->active_lo[0], aspan = cpu->active_span[0];
+    const uint16_t alo = cpu->active_lo[0], aspan = cpu->active_span[0];
     for (unsigned j = 0; j < cols; j++) {
         const uint16_t rel = (uint16_t)(img[j] - lo);   /* wraps below the band */
         const uint16_t act = (uint16_t)(img[j] - alo) <= aspan ? ACTIVE : 0;
         b[j] = (uint16_t)(mask[j] && rel < size ? rel | act : NO_ROW);
     }
     for (int k = 1; k < cpu->n_active; k++) {
-        const unsigned klo = cpu->active_lo[k], kspan = cpu->active_span[k];
+        const uint16_t klo = cpu->active_lo[k], kspan = cpu->active_span[k];
         for (unsigned j = 0; j < cols; j++) {
             const uint16_t act = (uint16_t)(img[j] - klo) <= kspan ? ACTIVE : 0;
             b[j] = (uint16_t)(b[j] != NO_ROW ? b[j] | act : NO_ROW);
