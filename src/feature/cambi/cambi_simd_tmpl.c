@@ -7,11 +7,12 @@
 /*
  * One step of the spatial mask's 7x7 window, down the rows: zero-derivative
  * row t (if t < h) enters the column sums, row t - 7 (if any) leaves them,
- * and mask row t - 3 (if any) is written to m_out(t - 3). A column sum is at
- * most 7 and a window's sum at most 49: bytes.
+ * and mask row t - 3 (if any) is written: whole, or with `decimate` only
+ * its even columns and only if the row is even, at half its index. A
+ * column sum is at most 7 and a window's sum at most 49: bytes.
  */
 static inline void KFN(mask_step)(CambiCpu *cpu, int t, unsigned w, unsigned h, unsigned thr,
-                                  uint8_t *restrict m)
+                                  bool decimate)
 {
     const int rad = CAMBI_MASK_FILTER_SIZE / 2;
     const int span = CAMBI_MASK_FILTER_SIZE;
@@ -26,13 +27,27 @@ static inline void KFN(mask_step)(CambiCpu *cpu, int t, unsigned w, unsigned h, 
         for (size_t j = 0; j < w; j++)
             cs[j + rad] = (uint8_t)(cs[j + rad] - d[j]);
     }
-    if (!m) return;
+    const int o = t - rad;
+    if (o < 0 || (decimate && (o & 1))) return;
+    uint8_t *restrict m = decimate ? cpu->mrow : cpu->mask + (size_t)o * cpu->stride;
     const uint8_t limit = (uint8_t)thr;
     for (size_t j = 0; j < w; j++) {
         const uint8_t sum = (uint8_t)(cs[j] + cs[j + 1] + cs[j + 2] + cs[j + 3] + cs[j + 4] +
                                       cs[j + 5] + cs[j + 6]);
         m[j] = (uint8_t)(sum > limit);
     }
+    if (decimate) {
+        uint8_t *restrict dm = cpu->mask + (size_t)(o >> 1) * cpu->stride;
+        for (size_t j = 0; j < (w + 1) >> 1; j++)
+            dm[j] = m[2 * j];
+    }
+}
+
+/* Full-size luma row r: in img, or decimating in the ring of three. */
+static inline uint16_t *KFN(luma_row)(CambiCpu *cpu, int r, bool decimate)
+{
+    return decimate ? cpu->ring + (size_t)(r % 3) * cpu->stride
+                    : cpu->img + (size_t)r * cpu->stride;
 }
 
 /*
@@ -54,53 +69,29 @@ static void KFN(load_mask)(CambiCpu *cpu, const VmafPicture *pic, const CambiRes
     memset(cpu->colsum, 0, w + 2 * rad);
     int next = 0;   /* the next row whose zero derivatives are to be taken */
     for (int t = 0; t < (int)h; t++) {
-        uint16_t *row = decimate ? cpu->ring + (size_t)(t % 3) * cpu->stride
-                                 : cpu->img + (size_t)t * cpu->stride;
+        uint16_t *row = KFN(luma_row)(cpu, t, decimate);
         convert_row(pic, same ? (unsigned)t : rs->y[t], same ? NULL : rs->x, w, row);
-        if (antidither_on && t > 0) {
-            uint16_t *above = decimate ? cpu->ring + (size_t)((t - 1) % 3) * cpu->stride
-                                       : row - cpu->stride;
-            antidither_row(above, row, w);
-        }
+        if (antidither_on && t > 0)
+            antidither_row(KFN(luma_row)(cpu, t - 1, decimate), row, w);
         if (antidither_on && t == (int)h - 1)
             antidither_last_row(row, w);
         /* Rows before `final` are final: all of them once the last is in. */
         const int final = t == (int)h - 1 ? (int)h : t;
         for (; next < final && (next + 1 < final || final == (int)h); next++) {
-            const uint16_t *r = decimate ? cpu->ring + (size_t)(next % 3) * cpu->stride
-                                         : cpu->img + (size_t)next * cpu->stride;
-            const uint16_t *below = next + 1 >= (int)h ? NULL
-                                  : decimate ? cpu->ring + (size_t)((next + 1) % 3) * cpu->stride
-                                             : r + cpu->stride;
+            const uint16_t *r = KFN(luma_row)(cpu, next, decimate);
+            const uint16_t *below = next + 1 < (int)h ? KFN(luma_row)(cpu, next + 1, decimate)
+                                                      : NULL;
             derivative_row(r, below, w, cpu->deriv + (size_t)(next & 7) * cpu->stride);
             if (decimate && !(next & 1)) {
                 uint16_t *restrict di = cpu->img + (size_t)(next >> 1) * cpu->stride;
                 for (size_t j = 0; j < w2; j++)
                     di[j] = r[2 * j];
             }
-            /* Decimating, the odd mask rows are not kept: not computed. */
-            const int o = next - rad;
-            uint8_t *m = o < 0 || (decimate && (o & 1)) ? NULL
-                       : decimate ? cpu->mrow : cpu->mask + (size_t)o * cpu->stride;
-            KFN(mask_step)(cpu, next, w, h, thr, m);
-            if (m && decimate) {
-                uint8_t *restrict dm = cpu->mask + (size_t)(o >> 1) * cpu->stride;
-                for (size_t j = 0; j < w2; j++)
-                    dm[j] = m[2 * j];
-            }
+            KFN(mask_step)(cpu, next, w, h, thr, decimate);
         }
     }
-    for (int t = (int)h; t < (int)h + rad; t++) {
-        const int o = t - rad;
-        uint8_t *m = o < 0 || (decimate && (o & 1)) ? NULL
-                   : decimate ? cpu->mrow : cpu->mask + (size_t)o * cpu->stride;
-        KFN(mask_step)(cpu, t, w, h, thr, m);
-        if (m && decimate) {
-            uint8_t *restrict dm = cpu->mask + (size_t)(o >> 1) * cpu->stride;
-            for (size_t j = 0; j < w2; j++)
-                dm[j] = m[2 * j];
-        }
-    }
+    for (int t = (int)h; t < (int)h + rad; t++)
+        KFN(mask_step)(cpu, t, w, h, thr, decimate);
 }
 
 static void KFN(decimate)(CambiCpu *cpu, unsigned w, unsigned h)
