@@ -86,11 +86,11 @@ STAGES = {
         ('downscale', r'downscale', 0),
     ],
     'cambi': [
-        ('load + decimate', r'cambi_cpu_load|cambi_cpu_decimate|^decimate_|cambi_resample', 1 + 2),
-        ('spatial mask', r'spatial_mask', 2 + 1),
-        ('mode filter', r'mode_filter', 2 * 2),
-        ('c-values', r'c_value|slide_rows|band_image', 2 + 4),
-        ('pool (top-k)', r'cambi_select_top|cambi_pool', 4),
+        ('load + mask', r'load_mask|cambi_resample', 1 + 2 + 1),
+        ('decimate', r'cambi_cpu_decimate|^decimate_', 2 + 1),
+        ('mode filter + band', r'mode_filter', 2 * 2 + 2),
+        ('c-values', r'c_value|slide_rows|band_image', 2),
+        ('pool (top-k)', r'cambi_select_top|cambi_pool|cambi_stoppers', 0),
     ],
     'speed_chroma': [
         ('load + prescale', r'speed_core_load|^decimate$|axis_build', 2 * 0.5 + 2 * 4 * 0.5),
