@@ -408,7 +408,46 @@ static bool scales_hold_window(const CambiGeometry *g, bool hrs)
     return w >= g->window >> 1;
 }
 
-static int picture_score(CambiState *s, const VmafPicture *pic, const CambiGeometry *g,
+/*
+ * How a scale's c-values are pooled. Each way gives the reference's result;
+ * the mode only saves work, guessing from the previous picture's scale:
+ * the statistics alone (they did), the statistics with the c-values stored
+ * for the select (they did not), or the c-values stored without statistics
+ * (more nonzero values than the top k: the statistics cannot do).
+ */
+enum { POOL_STATS, POOL_STATS_STORED, POOL_STORED };
+
+static double pool(CambiState *s, CambiGeometry *g, int scale, unsigned w, unsigned h)
+{
+    CambiCpu *cpu = &s->cpu;
+    const int n = (int)(w * h), k = cambi_topk_count(s->pool_topk, n);
+    const int mode = g->pool_mode[scale];
+    double mean;
+    if (mode != POOL_STORED) {
+        cambi_cpu_c_values(cpu, &s->params, w, h, g->window, mode == POOL_STATS_STORED, true);
+        if (cambi_pool_exact(&cpu->pool, n, s->pool_topk, &mean)) {
+            g->pool_mode[scale] = POOL_STATS;
+            return mean;
+        }
+        if (mode == POOL_STATS)
+            cambi_cpu_c_values(cpu, &s->params, w, h, g->window, true, false);
+        g->pool_mode[scale] = cpu->pool.nonzero > k ? POOL_STORED : POOL_STATS_STORED;
+    } else {
+        cambi_cpu_c_values(cpu, &s->params, w, h, g->window, true, false);
+    }
+    mean = cambi_pool_scale(cpu->c, n, s->pool_topk);
+    if (mode == POOL_STORED) {
+        /* A zero in the top k: no more nonzero values than k, this time. */
+        int nonzero = 0;
+        while (nonzero < k && cpu->c[nonzero] != 0.0f)
+            nonzero++;
+        if (nonzero < k)
+            g->pool_mode[scale] = POOL_STATS_STORED;
+    }
+    return mean;
+}
+
+static int picture_score(CambiState *s, const VmafPicture *pic, CambiGeometry *g,
                          double *score)
 {
     CambiCpu *cpu = &s->cpu;
@@ -428,12 +467,7 @@ static int picture_score(CambiState *s, const VmafPicture *pic, const CambiGeome
                 cambi_cpu_decimate(cpu, w, h);
         }
         cambi_cpu_mode_filter(cpu, &s->params, w, h, g->window);
-        cambi_cpu_c_values(cpu, &s->params, w, h, g->window, false);
-        if (cambi_pool_exact(&cpu->pool, (int)(w * h), s->pool_topk, &scale_score[scale]))
-            continue;
-        /* The c-values themselves, for the reference's select and sum. */
-        cambi_cpu_c_values(cpu, &s->params, w, h, g->window, true);
-        scale_score[scale] = cambi_pool_scale(cpu->c, (int)(w * h), s->pool_topk);
+        scale_score[scale] = pool(s, g, scale, w, h);
     }
     *score = cambi_conclude(scale_score, g->window);
     return 0;

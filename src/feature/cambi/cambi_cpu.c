@@ -355,6 +355,7 @@ static inline void count_runs(uint16_t *hist, size_t hw, const Strip *st, int pa
  */
 static inline void pool_stats_add(CambiPoolStats *restrict st, const float *restrict c, int n)
 {
+    if (!st) return;
     uint64_t units = 0, bits = 0;
     int nonzero = 0, small = 0;
     for (int k = 0; k < n; k++) {
@@ -537,7 +538,7 @@ void cambi_cpu_mode_filter(CambiCpu *cpu, const CambiParams *p, unsigned w, unsi
 }
 
 static void c_values_strip(CambiCpu *cpu, const CambiParams *p, const Strip *st,
-                           unsigned w, unsigned h, int pad, bool store)
+                           unsigned w, unsigned h, int pad, bool store, bool stats)
 {
     const CambiKern *kern = cambi_kern();
     const size_t band = (size_t)(p->band_hi - p->band_lo + 1);
@@ -555,12 +556,13 @@ static void c_values_strip(CambiCpu *cpu, const CambiParams *p, const Strip *st,
                              in < (int)h ? cpu->band + (size_t)in * cpu->stride : NULL);
         }
         kern->c_value_row(store ? cpu->c + (size_t)i * w + st->x0 : NULL, p, cpu->hist, hw,
-                          cpu->band + (size_t)i * cpu->stride + st->x0, hw, &cpu->pool);
+                          cpu->band + (size_t)i * cpu->stride + st->x0, hw,
+                          stats ? &cpu->pool : NULL);
     }
 }
 
 void cambi_cpu_c_values(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigned h,
-                        unsigned window, bool store)
+                        unsigned window, bool store, bool stats)
 {
     const int pad = (int)(window >> 1);
     memset(&cpu->pool, 0, sizeof(cpu->pool));
@@ -575,7 +577,7 @@ void cambi_cpu_c_values(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigne
     if (narrow_scale(w, window)) {
         const Strip st = { 0, (int)w, 0, pad };
         cambi_kern()->band_image(cpu, p, (unsigned)pad, h);
-        c_values_strip(cpu, p, &st, w, h, pad, store);
+        c_values_strip(cpu, p, &st, w, h, pad, store, stats);
         return;
     }
     /* The band image is cambi_cpu_mode_filter()'s. */
@@ -586,6 +588,6 @@ void cambi_cpu_c_values(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigne
         Strip st = { (int)((int64_t)w * s / n), (int)((int64_t)w * (s + 1) / n), 0, 0 };
         st.in0 = st.x0 - pad > 0 ? st.x0 - pad : 0;
         st.in1 = st.x1 + pad < (int)w ? st.x1 + pad : (int)w;
-        c_values_strip(cpu, p, &st, w, h, pad, store);
+        c_values_strip(cpu, p, &st, w, h, pad, store, stats);
     }
 }

@@ -79,14 +79,13 @@ void cambi_cpu_mode_filter(CambiCpu *cpu, const CambiParams *p, unsigned w, unsi
                            unsigned window);
 
 /**
- * After cambi_cpu_mode_filter() of this scale: cpu->pool = the pooling
- * statistics of the c-values of the w x h pixels
- * with a window x window neighbourhood (window odd, h >= window / 2; a
- * narrower w takes in what earlier scales left past it, as the reference
- * does), and with `store` the c-values themselves: cpu->c[i*w + j] for
- * pixel (i, j).
+ * After cambi_cpu_mode_filter() of this scale: the c-values of the w x h
+ * pixels with a window x window neighbourhood (window odd, h >= window / 2;
+ * a narrower w takes in what earlier scales left past it, as the reference
+ * does). With `store`, into cpu->c[i*w + j] for pixel (i, j); with `stats`,
+ * their pooling statistics into cpu->pool.
  */
 void cambi_cpu_c_values(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigned h,
-                        unsigned window, bool store);
+                        unsigned window, bool store, bool stats);
 
 #endif

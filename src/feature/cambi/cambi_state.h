@@ -17,6 +17,8 @@ typedef struct CambiGeometry {
     unsigned w, h;          /**< processing size at scale 0 (before hrs) */
     unsigned window;        /**< window side in pixels of every scale */
     CambiResample rs;       /**< picture -> w x h */
+    /** CPU: how scale s is pooled, from how the previous picture's was (cambi.c). */
+    unsigned char pool_mode[CAMBI_NUM_SCALES];
 } CambiGeometry;
 
 typedef struct CambiState {
