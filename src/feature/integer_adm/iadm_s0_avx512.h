@@ -127,6 +127,18 @@ static void hw_decouple0_avx512(const int16_t *const o[3], const int16_t *const 
  * Columns whose x is 0 add (cub_add >> cub_shift) each; a block of such
  * columns adds that at once.
  */
+/* The lanes' sum modulo 2^64, as the C kernel's uint64 sum wraps (GCC's
+ * _mm512_reduce_add_epi64 adds as signed 64-bit integers, whose overflow is
+ * undefined). */
+static inline uint64_t s0_hsum_u64(__m512i v)
+{
+    uint64_t lane[8], sum = 0;
+    _mm512_storeu_si512(lane, v);
+    for (int k = 0; k < 8; k++)
+        sum += lane[k];
+    return sum;
+}
+
 static inline __m512i s0_cm16(__m512i src, __m512i rf, __m512i thr, int sub,
                               int sq_shift, int64_t sq_add, int cub_shift,
                               int64_t cub_add, int64_t zero_term, __m512i acc)
@@ -177,7 +189,7 @@ static void hw_cm0_avx512(const int16_t *const x[3], const int32_t *fu, const in
     }
     uint64_t sum[3];
     for (int b = 0; b < 3; b++)
-        sum[b] = (uint64_t)_mm512_reduce_add_epi64(acc[b]);
+        sum[b] = s0_hsum_u64(acc[b]);
     /* The rest of the interior, then columns 0 and w - 1 with their mirrors. */
     for (; j < hi; j++) {
         const int32_t thr = (int32_t)((uint32_t)vtmp[j - 1] + (uint32_t)vtmp[j] +
