@@ -304,11 +304,17 @@ int vmaf_ctx_fill_instances(VmafContext *vmaf, VmafFex **inst, bool temporal, bo
     return 0;
 }
 
+/* One thread's set of instances, all NULL: one slot per registration. */
+static VmafFex **alloc_instances(const VmafContext *vmaf)
+{
+    return calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(VmafFex *));
+}
+
 /* Instances for one thread: temporal ones only on the calling thread. */
 static int create_instances(VmafContext *vmaf, VmafFex ***out, bool temporal,
                             bool non_temporal)
 {
-    VmafFex **inst = calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(*inst));
+    VmafFex **inst = alloc_instances(vmaf);
     if (!inst) return -ENOMEM;
     const int err = vmaf_ctx_fill_instances(vmaf, inst, temporal, non_temporal);
     if (err) {
@@ -500,7 +506,7 @@ int vmaf_ctx_start_workers(VmafContext *vmaf)
     }
     for (unsigned i = 0; i < vmaf->n_workers; i++) {
         vmaf->worker[i].vmaf = vmaf;
-        vmaf->worker[i].inst = calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(VmafFex *));
+        vmaf->worker[i].inst = alloc_instances(vmaf);
         if (!vmaf->worker[i].inst) {
             err = -ENOMEM;
             goto fail;

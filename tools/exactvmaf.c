@@ -315,8 +315,8 @@ static int read_frames(VmafContext *vmaf, Reader *ref, Reader *dist,
         if (!index) cli_hold_stop_signals(false, &old);
         if (!index) ev_trace("first pair handed to the library");
         if (!index && !err && gpu_computes(vmaf)) {
-            reader_deepen(ref, READ_AHEAD);
-            reader_deepen(dist, READ_AHEAD);
+            reader_deepen(ref);
+            reader_deepen(dist);
         }
         if (err) {
             progress_end(progress, index);

@@ -79,12 +79,11 @@ static int reader_start(Reader *r, VideoInput *vi, unsigned bpc, unsigned limit)
     return 0;
 }
 
-void reader_deepen(Reader *r, unsigned depth)
+void reader_deepen(Reader *r)
 {
     if (!r->started) return;
-    if (depth > READ_AHEAD) depth = READ_AHEAD;
     pthread_mutex_lock(&r->lock);
-    if (depth > r->depth) r->depth = depth;
+    r->depth = READ_AHEAD;
     pthread_cond_broadcast(&r->cond);
     pthread_mutex_unlock(&r->lock);
 }

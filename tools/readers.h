@@ -6,9 +6,10 @@
  * queue holds the frames its workers have yet to take), and every frame
  * more is a picture more in memory, whose first filling costs the kernel's
  * clearing of fresh pages; a GPU takes frames in bursts, so a run on one
- * reads up to READ_AHEAD frames ahead (reader_deepen). What a read would print is kept with its frame and printed
- * when the computation reaches that frame, so that the messages (and which
- * ones appear) are those of reading the pairs one after the other.
+ * reads up to READ_AHEAD frames ahead (reader_deepen). What a read would
+ * print is kept with its frame and printed when the computation reaches
+ * that frame, so that the messages (and which ones appear) are those of
+ * reading the pairs one after the other.
  */
 #ifndef EXACTVMAF_TOOLS_READERS_H
 #define EXACTVMAF_TOOLS_READERS_H
@@ -59,8 +60,8 @@ typedef struct ReaderPool {
 int readers_start(VmafContext *vmaf, ReaderPool *pool, VideoInput *ref, VideoInput *dist,
                   const CliSettings *c, unsigned bpc, Reader rd[2]);
 
-/* Read up to `depth` frames ahead from now on (a run that went to a GPU). */
-void reader_deepen(Reader *r, unsigned depth);
+/* Read up to READ_AHEAD frames ahead from now on (a run that went to a GPU). */
+void reader_deepen(Reader *r);
 
 /*
  * The next frame, waiting for it: 0, or -EINTR when a stop signal came
