@@ -126,12 +126,6 @@ static void rounding(const IvifGpu *g, int sc, uint32_t *mu_round, int *mu_shift
     }
 }
 
-/* Tiles of the kernels (integer_vif_kernels.h): 256 threads for 32 x 32
- * statistic outputs, or 32 x 16 decimated ones. */
-#define STAT_TILE 32u
-#define DEC_TILE_W 32u
-#define DEC_TILE_H 16u
-
 static unsigned tiles(unsigned n, unsigned tile)
 {
     return (n + tile - 1) / tile;
@@ -159,8 +153,10 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
             VmafGpuArg da[] = { VMAF_GPU_ARG(s0), VMAF_GPU_ARG(s1), VMAF_GPU_ARG(w),
                                 VMAF_GPU_ARG(h), VMAF_GPU_ARG(mu_round), VMAF_GPU_ARG(mu_shift),
                                 VMAF_GPU_ARG(q->img[sc][0]), VMAF_GPU_ARG(q->img[sc][1]) };
-            err = vmaf_gpu_launch(l, q->k_dec[sc], tiles((unsigned)g->sw[sc], DEC_TILE_W) * 256,
-                                  tiles((unsigned)g->sh[sc], DEC_TILE_H), 2, 256, 1, da);
+            err = vmaf_gpu_launch(l, q->k_dec[sc],
+                                  tiles((unsigned)g->sw[sc], IVIF_DEC_TW) * IVIF_THREADS,
+                                  tiles((unsigned)g->sh[sc], IVIF_DEC_TH), 2, IVIF_THREADS, 1,
+                                  da);
         }
         if (err || (sc == 0 && g->skip0)) continue;
         int w = g->sw[sc], h = g->sh[sc];
@@ -171,8 +167,8 @@ static int enqueue(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
                             VMAF_GPU_ARG(mu_round), VMAF_GPU_ARG(mu_shift),
                             VMAF_GPU_ARG(sq_round), VMAF_GPU_ARG(sq_shift), VMAF_GPU_ARG(egl),
                             VMAF_GPU_ARG(q->table), VMAF_GPU_ARG(acc) };
-        err = vmaf_gpu_launch(l, q->k_stat[sc], tiles((unsigned)w, STAT_TILE) * 256,
-                              tiles((unsigned)h, STAT_TILE), 1, 256, 1, sa);
+        err = vmaf_gpu_launch(l, q->k_stat[sc], tiles((unsigned)w, IVIF_STAT_TW) * IVIF_THREADS,
+                              tiles((unsigned)h, IVIF_STAT_TH), 1, IVIF_THREADS, 1, sa);
     }
     if (!err)
         err = vmaf_gpu_download(l, q->h_acc, q->acc,

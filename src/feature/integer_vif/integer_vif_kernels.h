@@ -26,14 +26,11 @@
 #include "feature/integer_vif/ivif_arith.h"
 #include "feature/integer_vif/ivif_gpu_args.h"
 
-/* Items per group (integer_vif_gpu.c launches them so). */
-#define IVIF_THREADS 256
-/* Statistic tile: IVIF_TW x IVIF_TH outputs per group. */
-#define IVIF_TW 32
-#define IVIF_TH 32
-/* Decimation tile: IVIF_DTW x IVIF_DTH outputs per group. */
-#define IVIF_DTW 32
-#define IVIF_DTH 16
+/* Group and tile sizes: ivif_gpu_args.h (the host launches with the same). */
+#define IVIF_TW IVIF_STAT_TW
+#define IVIF_TH IVIF_STAT_TH
+#define IVIF_DTW IVIF_DEC_TW
+#define IVIF_DTH IVIF_DEC_TH
 
 EV_CONSTANT uint32_t ivif_filter[IVIF_NUM_SCALES][IVIF_MAX_TAPS] = IVIF_FILTER_TABLE;
 
@@ -58,14 +55,32 @@ EV_FN int ivif_edge(int i, int n)
 #define IVIF_SIH(FW) (IVIF_TH + 2 * ((FW) / 2))
 
 /*
+ * Each item of the vertical pass filters IVIF_RV consecutive rows of one
+ * tile column, and each item of the horizontal pass IVIF_CH consecutive
+ * outputs of one row: the samples an item reads are loaded from local
+ * memory once into registers (IVIF_RV + FW - 1 or IVIF_CH + FW - 1 of them)
+ * instead of once per tap, and the filter's symmetry (f[t] == f[FW-1-t])
+ * multiplies each pair of samples' sum once. Every sum is an integer sum
+ * that stays in range (bounds at each use), so its grouping gives the same
+ * value as the CPU's tap by tap.
+ */
+#define IVIF_RV 8
+#define IVIF_CH 6
+#define IVIF_VREG (IVIF_RV + IVIF_MAX_TAPS - 1)
+#define IVIF_HREG (IVIF_CH + IVIF_MAX_TAPS - 1)
+
+/*
  * For samples of type T, whose vertical moments add in ACC: uint32 for 8
  * bits, whose sums of f*x*y stay below 2^32 (the filter sums to 2^16, so
- * at most 2^16 * 255^2), as the CPU's; uint64 above.
+ * at most 2^16 * 255^2; a pair's f*(x*x + x'*x') is at most 7784 * 2 * 255^2),
+ * as the CPU's; uint64 above. A sample's square or product fits uint32 at
+ * 16 bits (65535^2 < 2^32).
  *
  * ivif_load_tile_T: both tiles of the w x h pair at (x0, y0), with their
  * border, into s_ref and s_dis (IVIF_SIH(FW) x IVIF_SIW(FW)).
- * ivif_vert_T: the vertical taps of every tile column at the tile's rows
- * into s_v (5 x IVIF_TH x IVIF_SIW(FW)), rounded as the CPU's pass.
+ * ivif_vert_T: the vertical taps of every tile column at the tile's rows,
+ * rounded as the CPU's pass: the uint16 means into s_mu (2 planes of
+ * IVIF_TH x IVIF_SIW(FW)), the second moments into s_sq (3 planes).
  */
 #define IVIF_TILE_FNS(T, ACC)                                                               \
     EV_GROUP_FN void ivif_load_tile_##T(const int FW, EV_GPTR(const T) ref,                 \
@@ -81,69 +96,141 @@ EV_FN int ivif_edge(int i, int n)
         }                                                                                   \
     }                                                                                       \
     EV_GROUP_FN void ivif_vert_##T(const int FW, EV_LPTR(const uint16_t) s_ref,             \
-                                   EV_LPTR(const uint16_t) s_dis, EV_LPTR(uint32_t) s_v,    \
-                                   uint32_t mu_round, int mu_shift, uint32_t sq_round,      \
-                                   int sq_shift)                                            \
+                                   EV_LPTR(const uint16_t) s_dis, EV_LPTR(uint16_t) s_mu,   \
+                                   EV_LPTR(uint32_t) s_sq, uint32_t mu_round, int mu_shift, \
+                                   uint32_t sq_round, int sq_shift)                         \
     {                                                                                       \
         const int S = ivif_scale_of(FW), IW = IVIF_SIW(FW), plane = IVIF_TH * IW;           \
-        for (int k = ev_lid(0); k < IVIF_TH * IW; k += IVIF_THREADS) {                      \
-            const int ty = k / IW, tx = k % IW;                                             \
-            uint32_t m1 = 0, m2 = 0;                                                        \
-            ACC xx = 0, yy = 0, xy = 0;                                                     \
-            _Pragma("unroll") for (int t = 0; t < FW; t++) {                                \
-                const uint32_t f = ivif_filter[S][t];                                       \
-                const uint32_t a = s_ref[(ty + t) * IW + tx], b = s_dis[(ty + t) * IW + tx]; \
-                const uint32_t fa = f * a, fb = f * b;                                      \
-                m1 += fa;                                                                   \
-                m2 += fb;                                                                   \
-                xx += (ACC)fa * a;                                                          \
-                yy += (ACC)fb * b;                                                          \
-                xy += (ACC)fa * b;                                                          \
+        const int N = IVIF_RV + FW - 1, C = FW / 2;                                         \
+        for (int k = ev_lid(0); k < IW * (IVIF_TH / IVIF_RV); k += IVIF_THREADS) {          \
+            const int tx = k % IW, ty0 = k / IW * IVIF_RV;                                  \
+            uint32_t a[IVIF_VREG], b[IVIF_VREG];                                            \
+            _Pragma("unroll") for (int i = 0; i < N; i++) {                                 \
+                a[i] = s_ref[(ty0 + i) * IW + tx];                                          \
+                b[i] = s_dis[(ty0 + i) * IW + tx];                                          \
             }                                                                               \
-            s_v[k] = ivif_vert_mu(m1, mu_round, mu_shift);                                  \
-            s_v[plane + k] = ivif_vert_mu(m2, mu_round, mu_shift);                          \
-            s_v[2 * plane + k] = ivif_vert_sq(xx, sq_round, sq_shift);                      \
-            s_v[3 * plane + k] = ivif_vert_sq(yy, sq_round, sq_shift);                      \
-            s_v[4 * plane + k] = ivif_vert_sq(xy, sq_round, sq_shift);                      \
+            /* Means: f*(a+a') <= 7784 * 2 * 65535 and the sums below 2^32. */              \
+            _Pragma("unroll") for (int r = 0; r < IVIF_RV; r++) {                           \
+                uint32_t m1 = ivif_filter[S][C] * a[r + C];                                 \
+                uint32_t m2 = ivif_filter[S][C] * b[r + C];                                 \
+                _Pragma("unroll") for (int t = 0; t < C; t++) {                             \
+                    const uint32_t f = ivif_filter[S][t];                                   \
+                    m1 += f * (a[r + t] + a[r + FW - 1 - t]);                               \
+                    m2 += f * (b[r + t] + b[r + FW - 1 - t]);                               \
+                }                                                                           \
+                const int o = (ty0 + r) * IW + tx;                                          \
+                s_mu[o] = (uint16_t)ivif_vert_mu(m1, mu_round, mu_shift);                   \
+                s_mu[plane + o] = (uint16_t)ivif_vert_mu(m2, mu_round, mu_shift);           \
+            }                                                                               \
+            /* Second moments, from each row's squares and product. */                     \
+            uint32_t ab[IVIF_VREG];                                                         \
+            _Pragma("unroll") for (int i = 0; i < N; i++) {                                 \
+                ab[i] = a[i] * b[i];                                                        \
+                a[i] *= a[i];                                                               \
+                b[i] *= b[i];                                                               \
+            }                                                                               \
+            _Pragma("unroll") for (int r = 0; r < IVIF_RV; r++) {                           \
+                const uint32_t fc = ivif_filter[S][C];                                      \
+                ACC xx = (ACC)fc * a[r + C], yy = (ACC)fc * b[r + C], xy = (ACC)fc * ab[r + C]; \
+                _Pragma("unroll") for (int t = 0; t < C; t++) {                             \
+                    const uint32_t f = ivif_filter[S][t];                                   \
+                    xx += (ACC)f * ((ACC)a[r + t] + a[r + FW - 1 - t]);                     \
+                    yy += (ACC)f * ((ACC)b[r + t] + b[r + FW - 1 - t]);                     \
+                    xy += (ACC)f * ((ACC)ab[r + t] + ab[r + FW - 1 - t]);                   \
+                }                                                                           \
+                const int o = (ty0 + r) * IW + tx;                                          \
+                s_sq[o] = ivif_vert_sq(xx, sq_round, sq_shift);                             \
+                s_sq[plane + o] = ivif_vert_sq(yy, sq_round, sq_shift);                     \
+                s_sq[2 * plane + o] = ivif_vert_sq(xy, sq_round, sq_shift);                 \
+            }                                                                               \
         }                                                                                   \
     }
 IVIF_TILE_FNS(uint8_t, uint32_t)
 IVIF_TILE_FNS(uint16_t, uint64_t)
 
 /*
+ * The horizontal taps of IVIF_CH consecutive outputs from row `row` of a
+ * vertical plane of uint16 means: f*(m+m') <= 7784 * 2 * 65535, the sums
+ * below 2^16 * 65535.
+ */
+EV_GROUP_FN void ivif_horz_mu(const int FW, EV_LPTR(const uint16_t) v, uint32_t *out)
+{
+    const int S = ivif_scale_of(FW), N = IVIF_CH + FW - 1, C = FW / 2;
+    uint32_t x[IVIF_HREG];
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        x[i] = v[i];
+#pragma unroll
+    for (int c = 0; c < IVIF_CH; c++) {
+        uint32_t m = ivif_filter[S][C] * x[c + C];
+#pragma unroll
+        for (int t = 0; t < C; t++)
+            m += ivif_filter[S][t] * (x[c + t] + x[c + FW - 1 - t]);
+        out[c] = m;
+    }
+}
+
+/*
+ * The same for a plane of uint32 second moments, whose sums need 48 bits:
+ * each value is split into 16-bit halves, whose sums (each below
+ * 2^16 * 65535, pairs as above) give the uint64 sum exactly as
+ * (hi << 16) + lo; then rounded as the CPU's (ivif_horz_sq).
+ */
+EV_GROUP_FN void ivif_horz_sq_row(const int FW, EV_LPTR(const uint32_t) v, uint32_t *out)
+{
+    const int S = ivif_scale_of(FW), N = IVIF_CH + FW - 1, C = FW / 2;
+    uint32_t lo[IVIF_HREG], hi[IVIF_HREG];
+#pragma unroll
+    for (int i = 0; i < N; i++) {
+        const uint32_t x = v[i];
+        lo[i] = x & 0xffffu;
+        hi[i] = x >> 16;
+    }
+#pragma unroll
+    for (int c = 0; c < IVIF_CH; c++) {
+        uint32_t l = ivif_filter[S][C] * lo[c + C], u = ivif_filter[S][C] * hi[c + C];
+#pragma unroll
+        for (int t = 0; t < C; t++) {
+            const uint32_t f = ivif_filter[S][t];
+            l += f * (lo[c + t] + lo[c + FW - 1 - t]);
+            u += f * (hi[c + t] + hi[c + FW - 1 - t]);
+        }
+        out[c] = ivif_horz_sq(((uint64_t)u << 16) + l);
+    }
+}
+
+/*
  * The horizontal taps and the statistic of every output of the tile at
  * (x0, y0) of a w x h scale with filter width FW, from the vertical pass in
- * s_v; the group's sums are added to acc (IVIF_ACC int64 sums as word
+ * s_mu and s_sq; the group's sums are added to acc (IVIF_ACC int64 sums as word
  * pairs).
  */
-EV_GROUP_FN void ivif_stat_tile(const int FW, EV_LPTR(const uint32_t) s_v,
-                                EV_LPTR(uint64_t) scratch, int w, int h, int x0, int y0,
-                                const IvifGainLimits *egl, EV_GPTR(const uint16_t) table,
-                                EV_GPTR(uint32_t) acc)
+EV_GROUP_FN void ivif_stat_tile(const int FW, EV_LPTR(const uint16_t) s_mu,
+                                EV_LPTR(const uint32_t) s_sq, EV_LPTR(uint64_t) scratch, int w,
+                                int h, int x0, int y0, const IvifGainLimits *egl,
+                                EV_GPTR(const uint16_t) table, EV_GPTR(uint32_t) acc)
 {
-    const int S = ivif_scale_of(FW), IW = IVIF_SIW(FW), plane = IVIF_TH * IW;
+    const int IW = IVIF_SIW(FW), plane = IVIF_TH * IW;
     IvifAccum a = { 0, 0, 0, 0 };
     int64_t num_log[IVIF_MAX_GAIN_LIMITS] = { 0, 0, 0, 0 };
-    for (int k = ev_lid(0); k < IVIF_TH * IVIF_TW; k += IVIF_THREADS) {
-        const int ty = k / IVIF_TW, tx = k % IVIF_TW;
-        if (x0 + tx >= w || y0 + ty >= h) continue;
-        uint32_t m1 = 0, m2 = 0;
-        uint64_t xx = 0, yy = 0, xy = 0;
-        const int row = ty * IW + tx;
+    for (int k = ev_lid(0); k < IVIF_TH * (IVIF_TW / IVIF_CH); k += IVIF_THREADS) {
+        const int ty = k / (IVIF_TW / IVIF_CH), tx0 = k % (IVIF_TW / IVIF_CH) * IVIF_CH;
+        if (x0 + tx0 >= w || y0 + ty >= h) continue;
+        const int row = ty * IW + tx0;
+        uint32_t m1[IVIF_CH], m2[IVIF_CH], xx[IVIF_CH], yy[IVIF_CH], xy[IVIF_CH];
+        ivif_horz_mu(FW, s_mu + row, m1);
+        ivif_horz_mu(FW, s_mu + plane + row, m2);
+        ivif_horz_sq_row(FW, s_sq + row, xx);
+        ivif_horz_sq_row(FW, s_sq + plane + row, yy);
+        ivif_horz_sq_row(FW, s_sq + 2 * plane + row, xy);
 #pragma unroll
-        for (int t = 0; t < FW; t++) {
-            const uint32_t f = ivif_filter[S][t];
-            m1 += f * s_v[row + t];
-            m2 += f * s_v[plane + row + t];
-            xx += (uint64_t)f * s_v[2 * plane + row + t];
-            yy += (uint64_t)f * s_v[3 * plane + row + t];
-            xy += (uint64_t)f * s_v[4 * plane + row + t];
+        for (int c = 0; c < IVIF_CH; c++) {
+            IvifGain gain;
+            if (x0 + tx0 + c < w &&
+                ivif_stat_common(m1[c], m2[c], xx[c], yy[c], xy[c], table, &a, &gain))
+                for (int e = 0; e < IVIF_MAX_GAIN_LIMITS; e++)
+                    if (e < egl->n) num_log[e] += ivif_stat_num_log(&gain, egl->v[e], table);
         }
-        IvifGain gain;
-        if (ivif_stat_common(m1, m2, ivif_horz_sq(xx), ivif_horz_sq(yy), ivif_horz_sq(xy),
-                             table, &a, &gain))
-            for (int e = 0; e < IVIF_MAX_GAIN_LIMITS; e++)
-                if (e < egl->n) num_log[e] += ivif_stat_num_log(&gain, egl->v[e], table);
     }
     /* Two's complement: unsigned sums add the signed values exactly. */
     uint64_t sums[IVIF_ACC];
@@ -162,16 +249,17 @@ EV_GROUP_FN void ivif_stat_tile(const int FW, EV_LPTR(const uint32_t) s_v,
     {                                                                                       \
         EV_LOCAL uint16_t s_ref[IVIF_SIH(FW) * IVIF_SIW(FW)];                               \
         EV_LOCAL uint16_t s_dis[IVIF_SIH(FW) * IVIF_SIW(FW)];                               \
-        EV_LOCAL uint32_t s_v[5 * IVIF_TH * IVIF_SIW(FW)];                                  \
+        EV_LOCAL uint16_t s_mu[2 * IVIF_TH * IVIF_SIW(FW)];                                 \
+        EV_LOCAL uint32_t s_sq[3 * IVIF_TH * IVIF_SIW(FW)];                                 \
         EV_LOCAL uint64_t scratch[EV_GROUP_ADD_SCRATCH(IVIF_THREADS, IVIF_ACC)];            \
         const int x0 = ev_grp(0) * IVIF_TW, y0 = ev_grp(1) * IVIF_TH;                       \
         ivif_load_tile_##T(FW, EV_AT(const T, ref), EV_AT(const T, dis), w, h, x0, y0,      \
                            s_ref, s_dis);                                                   \
         ev_barrier();                                                                       \
-        ivif_vert_##T(FW, s_ref, s_dis, s_v, mu_round, mu_shift, sq_round, sq_shift);       \
+        ivif_vert_##T(FW, s_ref, s_dis, s_mu, s_sq, mu_round, mu_shift, sq_round, sq_shift); \
         ev_barrier();                                                                       \
-        ivif_stat_tile(FW, s_v, scratch, w, h, x0, y0, &egl, EV_AT(const uint16_t, table),  \
-                       EV_AT(uint32_t, acc));                                               \
+        ivif_stat_tile(FW, s_mu, s_sq, scratch, w, h, x0, y0, &egl,                         \
+                       EV_AT(const uint16_t, table), EV_AT(uint32_t, acc));                 \
     }
 
 IVIF_STAT_KERNEL(ivif_stat_u8_17, uint8_t, 17)

@@ -8,6 +8,16 @@
 
 #include "ivif_arith.h"
 
+/** Items per group of every integer VIF kernel. */
+#define IVIF_THREADS 256
+/** Statistic tile: IVIF_STAT_TW x IVIF_STAT_TH outputs per group (the
+ * kernels' register blocking needs TW a multiple of 6 and TH of 8). */
+#define IVIF_STAT_TW 48
+#define IVIF_STAT_TH 32
+/** Decimation tile: IVIF_DEC_TW x IVIF_DEC_TH outputs per group. */
+#define IVIF_DEC_TW 32
+#define IVIF_DEC_TH 16
+
 /** A scale's sums (int64, two's complement): the shared ones, then num_log per limit. */
 enum {
     IVIF_ACC_DEN_LOG,
