@@ -398,7 +398,17 @@ static void *session_main(void *arg)
                              (ss->next < ss->n_seg && ss->next > ss->cur + ss->ahead)))
             pthread_cond_wait(&ss->cond, &ss->lock);
         if (ss->stop || ss->next >= ss->n_seg) {
+            /* No segment is left for this session: its decoder is taken
+             * down now, while the others finish theirs, instead of with all
+             * the others when the run ends (the driver takes tens of
+             * milliseconds per NVDEC decoder, one after another, at the
+             * process's end). The frames it gave are references of their
+             * own. stop_sessions cancels se->vi under the lock: swapped
+             * under it. */
+            VideoInput *done = ss->stop ? NULL : se->vi;
+            if (done) se->vi = NULL;
             pthread_mutex_unlock(&ss->lock);
+            video_input_close(&done);
             break;
         }
         const unsigned i = ss->next++;
