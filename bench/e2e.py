@@ -24,6 +24,12 @@ runs, fps = frames / wall seconds:
            libvmaf on the CPU with T threads. libvmaf_cuda takes yuv420p or
            yuv444p16 frames only: for pairs above 8 bits its rows are skipped.
 
+Needs: the FFmpeg of --ffmpeg-prefix with NVDEC, scale_cuda, libvmaf_cuda (linked to our
+library) and the muxer of the clips' container for the looping (mp4 for .mp4 clips:
+build-ffmpeg-nvdec.sh's options plus --enable-muxer=mp4); --anchor-lib the whole lib/
+folder of the same FFmpeg built against Netflix's CUDA libvmaf (its libavfilter beside
+another build's libavutil fails in scale_cuda). Both are checked before any run.
+
 Exactness (counts, never a tolerance): our CLI's per-frame values of every
 metric, --hwdec cuda vs --hwdec none vs --backend cpu, compared as 64-bit
 patterns; FFmpeg + our libvmaf_cuda vs our CLI on the CPU likewise, on the
@@ -285,6 +291,31 @@ def bits_of(pix_fmt, name):
         return int(m.group(1)) if m and 8 < int(m.group(1)) <= 16 else 8
     m = re.search(r'(\d+)_\d+$', name)     # hevc10_2160: the digits after the codec
     return int(m.group(1)) if m and m.group(1) in ('10', '12', '16') else 8
+
+
+# The muxer that writes a clip of each extension (the looping copies into the same container).
+MUXER_OF = {'.mp4': 'mp4', '.mov': 'mov', '.mkv': 'matroska', '.webm': 'webm', '.ivf': 'ivf'}
+
+
+def setup_problems(a, pairs):
+    """Why the runs cannot be made as asked, found before any is: each a line."""
+    out = []
+    r = subprocess.run(ffmpeg(a) + ['-muxers'], capture_output=True, text=True, env=ours_env(a))
+    muxers = set(re.findall(r'^\s*[D ]?E\s+(\S+)', r.stdout, re.M))
+    for ext in sorted({os.path.splitext(p.ref)[1].lower() for p in pairs}):
+        m = MUXER_OF.get(ext)
+        if m and m not in muxers:
+            out.append('the FFmpeg in %s cannot write %s files (no %s muxer), which the '
+                       'looping of the clips needs: build it with --enable-muxer=%s added '
+                       '(build-ffmpeg-nvdec.sh enables null, yuv4mpegpipe and rawvideo only)'
+                       % (a.ffmpeg_prefix, ext, m, m))
+    libs = os.listdir(a.anchor_lib) if os.path.isdir(a.anchor_lib) else []
+    if 'ffmpeg' in a.only and not any(f.startswith('libavutil.so') for f in libs):
+        out.append('--anchor-lib %s: the whole lib folder of the FFmpeg built against Netflix\'s '
+                   'libvmaf is needed, not its libavfilter alone: with another build\'s '
+                   'libavutil its CUDA function table differs and scale_cuda fails '
+                   '(CUDA_ERROR_INVALID_VALUE)' % a.anchor_lib)
+    return out
 
 
 def loop_pair(a, pair):
@@ -836,6 +867,11 @@ def main():
     if not pairs:
         print('no pairs bench_NAME_ref.* / bench_NAME_dis.* in %s%s' % (
             a.media, ' named ' + ','.join(a.pairs) if a.pairs else ''), file=sys.stderr)
+        return 2
+    problems = setup_problems(a, pairs)
+    if problems:
+        for p in problems:
+            print('e2e: ' + p, file=sys.stderr)
         return 2
     a.problems = []
     a.mem_idle = gpu_mem_now(a.gpu_index)
