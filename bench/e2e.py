@@ -26,9 +26,10 @@ runs, fps = frames / wall seconds:
 
 Needs: the FFmpeg of --ffmpeg-prefix with NVDEC, scale_cuda, libvmaf_cuda (linked to our
 library) and the muxer of the clips' container for the looping (mp4 for .mp4 clips:
-build-ffmpeg-nvdec.sh's options plus --enable-muxer=mp4); --anchor-lib the whole lib/
-folder of the same FFmpeg built against Netflix's CUDA libvmaf (its libavfilter beside
-another build's libavutil fails in scale_cuda). Both are checked before any run.
+build-ffmpeg-nvdec.sh's options plus --enable-muxer=mp4; checked where a clip is looped);
+--anchor-lib the whole lib/ folder of the same FFmpeg built against Netflix's CUDA libvmaf
+(its libavfilter beside another build's libavutil fails in scale_cuda; checked before any
+run).
 
 Exactness (counts, never a tolerance): our CLI's per-frame values of every
 metric, --hwdec cuda vs --hwdec none vs --backend cpu, compared as 64-bit
@@ -297,18 +298,26 @@ def bits_of(pix_fmt, name):
 MUXER_OF = {'.mp4': 'mp4', '.mov': 'mov', '.mkv': 'matroska', '.webm': 'webm', '.ivf': 'ivf'}
 
 
+def ffmpeg_muxers(a):
+    r = subprocess.run(ffmpeg(a) + ['-muxers'], capture_output=True, text=True, env=ours_env(a))
+    return set(re.findall(r'^\s*[D ]?E\s+(\S+)', r.stdout, re.M))
+
+
+def missing_muxer(a, path):
+    """Why the FFmpeg cannot write path's container (the looping copies into it), or None."""
+    ext = os.path.splitext(path)[1].lower()
+    m = MUXER_OF.get(ext)
+    if not m or m in a.muxers:
+        return None
+    return ('the FFmpeg in %s cannot write %s files (no %s muxer), which the looping of '
+            'the clips needs: build it with --enable-muxer=%s added (build-ffmpeg-nvdec.sh '
+            'enables null, yuv4mpegpipe and rawvideo only)' % (a.ffmpeg_prefix, ext, m, m))
+
+
 def setup_problems(a, pairs):
     """Why the runs cannot be made as asked, found before any is: each a line."""
     out = []
-    r = subprocess.run(ffmpeg(a) + ['-muxers'], capture_output=True, text=True, env=ours_env(a))
-    muxers = set(re.findall(r'^\s*[D ]?E\s+(\S+)', r.stdout, re.M))
-    for ext in sorted({os.path.splitext(p.ref)[1].lower() for p in pairs}):
-        m = MUXER_OF.get(ext)
-        if m and m not in muxers:
-            out.append('the FFmpeg in %s cannot write %s files (no %s muxer), which the '
-                       'looping of the clips needs: build it with --enable-muxer=%s added '
-                       '(build-ffmpeg-nvdec.sh enables null, yuv4mpegpipe and rawvideo only)'
-                       % (a.ffmpeg_prefix, ext, m, m))
+    a.muxers = ffmpeg_muxers(a)
     libs = os.listdir(a.anchor_lib) if os.path.isdir(a.anchor_lib) else []
     if 'ffmpeg' in a.only and not any(f.startswith('libavutil.so') for f in libs):
         out.append('--anchor-lib %s: the whole lib folder of the FFmpeg built against Netflix\'s '
@@ -337,6 +346,10 @@ def loop_pair(a, pair):
         src = getattr(pair, side)
         if copies == 1:
             continue
+        why = missing_muxer(a, src)
+        if why:
+            print('e2e: ' + why, file=sys.stderr)
+            return 'looping: no %s muxer' % MUXER_OF[os.path.splitext(src)[1].lower()]
         dst = os.path.join(a.work, 'bench_%s_%s_x%d%s' % (pair.name, side, copies,
                                                           os.path.splitext(src)[1]))
         argv = ffmpeg(a) + ['-stream_loop', str(copies - 1), '-i', src, '-c', 'copy', '-y', dst]
