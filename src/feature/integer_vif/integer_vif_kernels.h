@@ -10,7 +10,7 @@
  *
  * One launch per scale does the whole statistic: a group of IVIF_THREADS
  * loads a tile of both pictures with its reflected border into local
- * memory, runs the vertical taps of every column there (uint32 means,
+ * memory, runs the vertical taps of every column there (uint16 means,
  * uint32 or uint64 moments as the CPU), the horizontal taps over those, and
  * the statistic of each pixel; no filtered plane goes to device memory. The
  * statistic's sums are integer (int64, two's complement), so a group adds
@@ -72,7 +72,9 @@ EV_FN int ivif_edge(int i, int n)
 /*
  * For samples of type T, whose vertical moments add in ACC: uint32 for 8
  * bits, whose sums of f*x*y stay below 2^32 (the filter sums to 2^16, so
- * at most 2^16 * 255^2; a pair's f*(x*x + x'*x') is at most 7784 * 2 * 255^2),
+ * at most 2^16 * 255^2; a pair's f*(x*x + x'*x') is at most 7455 * 2 * 255^2,
+ * 7455 the largest paired tap of scale 0's filter, the only one read at 8
+ * bits),
  * as the CPU's; uint64 above. A sample's square or product fits uint32 at
  * 16 bits (65535^2 < 2^32).
  *
@@ -109,7 +111,8 @@ EV_FN int ivif_edge(int i, int n)
                 a[i] = s_ref[(ty0 + i) * IW + tx];                                          \
                 b[i] = s_dis[(ty0 + i) * IW + tx];                                          \
             }                                                                               \
-            /* Means: f*(a+a') <= 7784 * 2 * 65535 and the sums below 2^32. */              \
+            /* Means: f*(a+a') <= 16004 * 2 * 65535 (the largest paired tap of any          \
+             * scale), and the sums below 2^32. */                                          \
             _Pragma("unroll") for (int r = 0; r < IVIF_RV; r++) {                           \
                 uint32_t m1 = ivif_filter[S][C] * a[r + C];                                 \
                 uint32_t m2 = ivif_filter[S][C] * b[r + C];                                 \
@@ -150,7 +153,7 @@ IVIF_TILE_FNS(uint16_t, uint64_t)
 
 /*
  * The horizontal taps of IVIF_CH consecutive outputs from row `row` of a
- * vertical plane of uint16 means: f*(m+m') <= 7784 * 2 * 65535, the sums
+ * vertical plane of uint16 means: f*(m+m') <= 16004 * 2 * 65535, the sums
  * below 2^16 * 65535.
  */
 EV_GROUP_FN void ivif_horz_mu(const int FW, EV_LPTR(const uint16_t) v, uint32_t *out)
