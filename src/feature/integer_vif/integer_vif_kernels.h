@@ -70,6 +70,22 @@ EV_FN int ivif_edge(int i, int n)
 #define IVIF_HREG (IVIF_CH + IVIF_MAX_TAPS - 1)
 
 /*
+ * Filter width FW's taps at x[c .. c + FW - 1], samples held in registers:
+ * each symmetric pair's sum multiplied once. The caller bounds the sum
+ * below 2^32 (for every use: f*(x + x') <= 16004 * 2 * 65535, 16004 the
+ * largest paired tap of any scale, and the whole sum <= 2^16 * 65535).
+ */
+EV_GROUP_FN uint32_t ivif_taps_u32(const int FW, const uint32_t *x, int c)
+{
+    const int S = ivif_scale_of(FW), C = FW / 2;
+    uint32_t m = ivif_filter[S][C] * x[c + C];
+#pragma unroll
+    for (int t = 0; t < C; t++)
+        m += ivif_filter[S][t] * (x[c + t] + x[c + FW - 1 - t]);
+    return m;
+}
+
+/*
  * For samples of type T, whose vertical moments add in ACC: uint32 for 8
  * bits, whose sums of f*x*y stay below 2^32 (the filter sums to 2^16, so
  * at most 2^16 * 255^2; a pair's f*(x*x + x'*x') is at most 7455 * 2 * 255^2,
@@ -111,19 +127,11 @@ EV_FN int ivif_edge(int i, int n)
                 a[i] = s_ref[(ty0 + i) * IW + tx];                                          \
                 b[i] = s_dis[(ty0 + i) * IW + tx];                                          \
             }                                                                               \
-            /* Means: f*(a+a') <= 16004 * 2 * 65535 (the largest paired tap of any          \
-             * scale), and the sums below 2^32. */                                          \
             _Pragma("unroll") for (int r = 0; r < IVIF_RV; r++) {                           \
-                uint32_t m1 = ivif_filter[S][C] * a[r + C];                                 \
-                uint32_t m2 = ivif_filter[S][C] * b[r + C];                                 \
-                _Pragma("unroll") for (int t = 0; t < C; t++) {                             \
-                    const uint32_t f = ivif_filter[S][t];                                   \
-                    m1 += f * (a[r + t] + a[r + FW - 1 - t]);                               \
-                    m2 += f * (b[r + t] + b[r + FW - 1 - t]);                               \
-                }                                                                           \
                 const int o = (ty0 + r) * IW + tx;                                          \
-                s_mu[o] = (uint16_t)ivif_vert_mu(m1, mu_round, mu_shift);                   \
-                s_mu[plane + o] = (uint16_t)ivif_vert_mu(m2, mu_round, mu_shift);           \
+                s_mu[o] = (uint16_t)ivif_vert_mu(ivif_taps_u32(FW, a, r), mu_round, mu_shift); \
+                s_mu[plane + o] =                                                           \
+                    (uint16_t)ivif_vert_mu(ivif_taps_u32(FW, b, r), mu_round, mu_shift);    \
             }                                                                               \
             /* Second moments, from each row's squares and product. */                     \
             uint32_t ab[IVIF_VREG];                                                         \
@@ -151,37 +159,29 @@ EV_FN int ivif_edge(int i, int n)
 IVIF_TILE_FNS(uint8_t, uint32_t)
 IVIF_TILE_FNS(uint16_t, uint64_t)
 
-/*
- * The horizontal taps of IVIF_CH consecutive outputs from row `row` of a
- * vertical plane of uint16 means: f*(m+m') <= 16004 * 2 * 65535, the sums
- * below 2^16 * 65535.
- */
+/* The horizontal taps of IVIF_CH consecutive outputs from row `row` of a
+ * vertical plane of uint16 means. */
 EV_GROUP_FN void ivif_horz_mu(const int FW, EV_LPTR(const uint16_t) v, uint32_t *out)
 {
-    const int S = ivif_scale_of(FW), N = IVIF_CH + FW - 1, C = FW / 2;
+    const int N = IVIF_CH + FW - 1;
     uint32_t x[IVIF_HREG];
 #pragma unroll
     for (int i = 0; i < N; i++)
         x[i] = v[i];
 #pragma unroll
-    for (int c = 0; c < IVIF_CH; c++) {
-        uint32_t m = ivif_filter[S][C] * x[c + C];
-#pragma unroll
-        for (int t = 0; t < C; t++)
-            m += ivif_filter[S][t] * (x[c + t] + x[c + FW - 1 - t]);
-        out[c] = m;
-    }
+    for (int c = 0; c < IVIF_CH; c++)
+        out[c] = ivif_taps_u32(FW, x, c);
 }
 
 /*
  * The same for a plane of uint32 second moments, whose sums need 48 bits:
- * each value is split into 16-bit halves, whose sums (each below
- * 2^16 * 65535, pairs as above) give the uint64 sum exactly as
- * (hi << 16) + lo; then rounded as the CPU's (ivif_horz_sq).
+ * each value is split into 16-bit halves, whose sums (in range as the
+ * means') give the uint64 sum exactly as (hi << 16) + lo; then rounded as
+ * the CPU's (ivif_horz_sq).
  */
 EV_GROUP_FN void ivif_horz_sq_row(const int FW, EV_LPTR(const uint32_t) v, uint32_t *out)
 {
-    const int S = ivif_scale_of(FW), N = IVIF_CH + FW - 1, C = FW / 2;
+    const int N = IVIF_CH + FW - 1;
     uint32_t lo[IVIF_HREG], hi[IVIF_HREG];
 #pragma unroll
     for (int i = 0; i < N; i++) {
@@ -190,16 +190,9 @@ EV_GROUP_FN void ivif_horz_sq_row(const int FW, EV_LPTR(const uint32_t) v, uint3
         hi[i] = x >> 16;
     }
 #pragma unroll
-    for (int c = 0; c < IVIF_CH; c++) {
-        uint32_t l = ivif_filter[S][C] * lo[c + C], u = ivif_filter[S][C] * hi[c + C];
-#pragma unroll
-        for (int t = 0; t < C; t++) {
-            const uint32_t f = ivif_filter[S][t];
-            l += f * (lo[c + t] + lo[c + FW - 1 - t]);
-            u += f * (hi[c + t] + hi[c + FW - 1 - t]);
-        }
-        out[c] = ivif_horz_sq(((uint64_t)u << 16) + l);
-    }
+    for (int c = 0; c < IVIF_CH; c++)
+        out[c] = ivif_horz_sq(((uint64_t)ivif_taps_u32(FW, hi, c) << 16) +
+                              ivif_taps_u32(FW, lo, c));
 }
 
 /*
