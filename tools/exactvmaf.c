@@ -462,8 +462,8 @@ static int write_reports(VmafContext *vmaf, const CliSettings *c, const VideoInp
  * down the NVDEC decoders still open (a decode session closes its own once
  * no segment is left for it) and the CUDA context costs 0.12-0.45 s on an
  * H200 (up to a quarter of a 480-frame 2160p run), which the driver does
- * faster when the process ends. EXACTVMAF_FULL_TEARDOWN=1 frees everything first, for
- * leak checkers.
+ * faster when the process ends. EXACTVMAF_FULL_TEARDOWN=1 frees everything
+ * first, for leak checkers.
  */
 static void end_gpu_run(VmafContext *vmaf, const VideoInput *ref, const VideoInput *dist,
                         int exit_code)
