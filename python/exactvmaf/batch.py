@@ -35,6 +35,7 @@ import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 
 from . import _cli
@@ -468,8 +469,22 @@ def _cluster(a):
     return Client(cluster), cluster
 
 
+# Set by SIGTERM. The handler also raises KeyboardInterrupt where the main
+# thread stands, but that can be inside Dask's or asyncio's code, which may
+# catch and log it (seen once: raised in asyncio's call_soon_threadsafe, the
+# run went on to the end and exited 0): the run checks the flag at every
+# result as well, so a stop is never lost.
+_stopping = threading.Event()
+
+
 def _interrupt(signum, frame):
+    _stopping.set()
     raise KeyboardInterrupt
+
+
+def _check_stop():
+    if _stopping.is_set():
+        raise KeyboardInterrupt
 
 
 def main(argv=None):
@@ -543,6 +558,7 @@ def run(a):
         plans[job.id] = plan(job, a.shard_frames, est)
         est_total += est or 0
 
+    _stopping.clear()
     old = signal.signal(signal.SIGTERM, _interrupt)
     client = cluster = None
     progress = Progress(len(todo), est_total, a.quiet)
@@ -551,6 +567,7 @@ def run(a):
             client, cluster = _cluster(a)
 
             def shard_done(frames):
+                _check_stop()
                 progress.update(frames=frames)
 
             for job, r, shards, err in compute(client, [(job, digest, plans[job.id])
@@ -569,6 +586,8 @@ def run(a):
                 else:
                     status[job.id] = ('error', None, err)
                 progress.update(jobs=1)
+                _check_stop()
+        _check_stop()
         progress.end()
     except KeyboardInterrupt:
         progress.end()
