@@ -14,6 +14,7 @@
 
 #include "context_internal.h"
 #include "device_record.h"
+#include "export.h"
 #include "failover.h"
 #include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
@@ -93,6 +94,61 @@ static int open_cuda(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev, char 
         if (!err) *n_dev = k + 1;
     }
     return err;
+}
+
+/*
+ * The backend's devices looked for, none opened: 0 where device `gpu_index`
+ * (or, with -1, any device) is there, else -ENODEV with why not. Auto goes
+ * by this and by opening them (open_backend), which can still fail.
+ */
+static int gpu_present(bool opencl, int gpu_index, char *why, size_t len)
+{
+    int count = 0;
+#if EXACTVMAF_HAVE_OPENCL
+    if (opencl && (evl_driver_load(why, len) || evl_device_count(&count, why, len)))
+        return -ENODEV;
+#else
+    if (opencl) {
+        snprintf(why, len, "this exactvmaf was built without OpenCL (-Dopencl=disabled)");
+        return -ENODEV;
+    }
+#endif
+    if (!opencl && evc_device_count(&count, why, len)) return -ENODEV;
+    if (!count) {
+        snprintf(why, len, "this machine has no %s device", opencl ? "OpenCL" : "CUDA");
+        return -ENODEV;
+    }
+    if (gpu_index >= count) {
+        snprintf(why, len, "no %s device %d (this machine has %d)", opencl ? "OpenCL" : "CUDA",
+                 gpu_index, count);
+        return -ENODEV;
+    }
+    return 0;
+}
+
+VMAF_EXPORT int exactvmaf_backend_resolve(enum ExactvmafBackend backend, int gpu_index,
+                                          char *why, size_t len)
+{
+    vmaf_log_bind(0);
+    char buf[256] = "";
+    if (why && len) why[0] = '\0';
+    if (gpu_index < 0) return -EINVAL;
+    switch (backend) {
+    case EXACTVMAF_BACKEND_CPU:
+    case EXACTVMAF_BACKEND_CUDA:
+    case EXACTVMAF_BACKEND_OPENCL:
+        return backend;
+    case EXACTVMAF_BACKEND_AUTO:
+    case EXACTVMAF_BACKEND_AUTO_OPENCL:
+        break;
+    default:
+        return -EINVAL;
+    }
+    const bool opencl = backend == EXACTVMAF_BACKEND_AUTO_OPENCL;
+    if (!gpu_present(opencl, gpu_index, buf, sizeof(buf)))
+        return opencl ? EXACTVMAF_BACKEND_OPENCL : EXACTVMAF_BACKEND_CUDA;
+    if (why && len) snprintf(why, len, "%s", buf);
+    return EXACTVMAF_BACKEND_CPU;
 }
 
 /* Whether the CPU takes over where the GPU cannot start or fails mid-run. */

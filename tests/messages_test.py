@@ -15,7 +15,7 @@ our source files (file:line is for --log-level debug, where it still is).
 usage: messages_test.py --exe build/tools/exactvmaf --fake-cuda build/tests/fake_cuda
                         --shared ../shared [--cuda yes|no]
 """
-import argparse, json, os, re, subprocess, sys, tempfile
+import argparse, json, os, re, shutil, subprocess, sys, tempfile
 
 results = []
 SOURCE_REF = re.compile(r'\[[^\]]*\.(c|h|cu|cl):\d+\]|\b[\w/.-]+\.(c|h|cu):\d+')
@@ -25,6 +25,70 @@ def record(name, ok, why=''):
     results.append(ok)
     print('%-66s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[-1500:]),
           flush=True)
+
+
+def decode_choice(a, fx, tmp, fake):
+    """The command with no flags on a compressed pair: where the library's auto
+    resolves to CUDA (the stand-in driver has a device), NVDEC is tried for
+    both files, and the CPU decoder takes over, one line per file saying why;
+    with no driver at all, the CPU decodes and nothing is said unless asked
+    (--log-level info). The scores are the CPU's every time."""
+    ffmpeg = shutil.which('ffmpeg')
+    if not ffmpeg:
+        print('(no ffmpeg tool: the decoder choice is not checked)')
+        return
+    mp4 = {}
+    for k in ('ref', 'dis'):
+        mp4[k] = os.path.join(tmp, 'nv_%s.mp4' % k)
+        subprocess.run([ffmpeg, '-loglevel', 'error', '-y', '-f', 'rawvideo', '-pix_fmt',
+                        'yuv420p', '-s', '160x90', '-i', os.path.join(fx, '%s.yuv' % k),
+                        '-c:v', 'libx264', '-crf', '20', mp4[k]], check=True)
+
+    def score(name, *extra, env=None):
+        out = os.path.join(tmp, name + '.json')
+        r = subprocess.run([a.exe, '-r', mp4['ref'], '-d', mp4['dis'], '--feature', 'psnr',
+                            '--precision', 'max', '-q', '--json', '-o', out] + list(extra),
+                           capture_output=True, text=True, env=dict(os.environ, **(env or {})))
+        body = None
+        if os.path.exists(out):
+            body = [l for l in open(out).read().splitlines()
+                    if not l.startswith('  "fps"') and '"backends"' not in l]
+            os.remove(out)
+        return r, body
+
+    r, cpu = score('nv_cpu', '--backend', 'cpu', '--hwdec', 'none')
+    if r.returncode or cpu is None:
+        if 'cannot be decoded' in r.stderr:
+            print('(this exactvmaf reads no compressed video: the decoder choice is not checked)')
+        else:
+            record('compressed pair on the CPU', False, r.stderr)
+        return
+    r, body = score('nv_fake', env=fake)
+    lines = [l for l in r.stderr.splitlines() if 'decoding on the CPU' in l]
+    record('no flags, a GPU the library would use: NVDEC tried for each file, then the CPU '
+           'decoder, one line each', r.returncode == 0 and len(lines) == 2 and
+           all('cannot be opened for decoding' in l for l in lines) and
+           'nv_ref.mp4' in lines[0] and 'nv_dis.mp4' in lines[1], r.stderr)
+    record('no flags, NVDEC not to be had: output == --backend cpu', body == cpu, 'differs')
+    # No driver: the stand-in taken off the library path (meson puts it there
+    # for the tests that link it); a machine with a driver installed cannot
+    # play this part.
+    path = [d for d in os.environ.get('LD_LIBRARY_PATH', '').split(os.pathsep)
+            if d and not os.path.exists(os.path.join(d, 'libcuda.so.1'))]
+    bare = dict(LD_LIBRARY_PATH=os.pathsep.join(path))
+    probe = subprocess.run([sys.executable, '-c', 'import ctypes; ctypes.CDLL("libcuda.so.1")'],
+                           capture_output=True, env=dict(os.environ, **bare))
+    if probe.returncode == 0:
+        print('(a CUDA driver is installed: the machine without one is not checked)')
+        return
+    r, body = score('nv_none', env=bare)
+    record('no flags, no GPU driver: nothing said about decoding, output == --backend cpu',
+           r.returncode == 0 and 'decod' not in r.stderr and body == cpu, r.stderr)
+    r, body = score('nv_info', '--log-level', 'info', env=bare)
+    lines = [l for l in r.stderr.splitlines() if 'decoding on the CPU' in l]
+    record('no GPU driver, --log-level info: one line per file saying why the CPU decodes',
+           r.returncode == 0 and len(lines) == 2 and
+           all('metrics run on the CPU' in l for l in lines), r.stderr)
 
 
 def main():
@@ -97,6 +161,7 @@ def main():
                                     '--log-level', 'debug', env=fake)
             record('--log-level debug: the failing call\'s source line is there',
                    code == 0 and any(re.search(r'cuda_state\.c:\d+', l) for l in lines), lines)
+            decode_choice(a, fx, tmp, fake)
         else:
             print('(built without CUDA: the CUDA fallback is not checked)')
 

@@ -137,9 +137,16 @@ def hwdec(exe, tmp, src, ffv1, ffv1_10, dis10):
         # NVDEC takes 8-bit H.264 where the metrics run on CUDA: no line.
         record('--hwdec auto on a GPU: NVDEC, no line', not lines, err_auto[-300:])
     else:
-        record('--hwdec auto without a GPU: one line per input, naming it and why',
-               len(lines) == 2 and 'hw_ref.mp4' in lines[0] and 'hw_dis.mp4' in lines[1] and
-               all('(' in l for l in lines), err_auto[-400:])
+        # No driver or GPU at all: the CPU is simply the way, no news at the
+        # default log level; --log-level info says it, one line per input.
+        record('--hwdec auto without a GPU: no line at the default log level', not lines,
+               err_auto[-400:])
+        _, err_info, rc = score_stderr(exe, tmp, 'hw_auto_info', *pair, '--log-level', 'info')
+        lines = [l for l in err_info.splitlines() if CPU_LINE in l]
+        record('--hwdec auto without a GPU, --log-level info: one line per input, naming it '
+               'and why', rc == 0 and len(lines) == 2 and 'hw_ref.mp4' in lines[0] and
+               'hw_dis.mp4' in lines[1] and all('metrics run on the CPU' in l for l in lines),
+               err_info[-400:])
     if gpu:
         cuda, err, rc = score_stderr(exe, tmp, 'hw_cuda', *pair, '--hwdec', 'cuda')
         ok, why = identical(cuda, none)
@@ -156,8 +163,10 @@ def hwdec(exe, tmp, src, ffv1, ffv1_10, dis10):
                                   '--hwdec', 'none')
     ok, why = identical(a, b)
     lines = [l for l in err_a.splitlines() if CPU_LINE in l]
-    record('--hwdec auto, FFV1 + H.264 High 10: == none, one line per input',
-           rc_a == 0 and rc_b == 0 and ok and len(lines) == 2, why + ' ' + err_a[-400:])
+    record('--hwdec auto, FFV1 + H.264 High 10: == none, %s' % (
+           'one line per input' if gpu else 'no line without a GPU'),
+           rc_a == 0 and rc_b == 0 and ok and len(lines) == (2 if gpu else 0),
+           why + ' ' + err_a[-400:])
     # y4m is read, not decoded: no line, and --hwdec cuda does not apply.
     for mode in ('auto', 'cuda'):
         r = run(exe, '-r', src, '-d', src, '--hwdec', mode, '-q')

@@ -77,6 +77,8 @@ typedef struct AvInput {
     /* EXACTVMAF_NVDEC_FAIL_AT=N: NVDEC "fails" at frame N, for testing the
      * takeover by the CPU (and --hwdec cuda's error) on any stream; -1: no. */
     long long fail_at;
+    /* EXACTVMAF_TRACE=1: seconds spent demuxing, sending packets, receiving frames. */
+    double t_demux, t_send, t_receive;
 } AvInput;
 
 /* Planar YUV the pictures take as they are: the format, its layout, its depth. */
@@ -146,6 +148,9 @@ static void av_close(VideoInput *vi)
 {
     AvInput *a = vi->priv;
     if (!a) return;
+    ev_trace("%s: %llu frames decoded; %.3f s demuxing, %.3f s sending packets, %.3f s "
+             "receiving frames", vi->path, (unsigned long long)a->decoded, a->t_demux,
+             a->t_send, a->t_receive);
     avfilter_graph_free(&a->graph);
     av_frame_free(&a->frame);
     av_frame_free(&a->out);
@@ -354,7 +359,8 @@ static int open_stream_decoder(VideoInput *vi, AvInput *a, const VideoDecodeOpti
             video_input_error(vi, "cannot be decoded with NVDEC (--hwdec cuda): %s", why);
             return -EINVAL;
         }
-        video_input_error(vi, "decoding on the CPU (%s)", why);
+        if (!o->hwdec_off || !o->hwdec_off_quiet)
+            video_input_error(vi, "decoding on the CPU (%s)", why);
     }
     if (hw) {
         snprintf(vi->info.decoder, sizeof(vi->info.decoder), "NVDEC on GPU %d", o->gpu);
@@ -470,7 +476,9 @@ static int decode_next(VideoInput *vi, AvInput *a)
     }
     for (;;) {
         if (a->dec_done) return 0;
+        double t0 = ev_trace_clock();
         int r = avcodec_receive_frame(a->dec, a->frame);
+        a->t_receive += ev_trace_clock() - t0;
         if (r >= 0 && a->hw.device && a->frame->format != AV_PIX_FMT_CUDA) {
             /* NVDEC refused the stream (get_format): the CPU decoder, with
              * its threads, rather than this one's single thread. */
@@ -500,7 +508,9 @@ static int decode_next(VideoInput *vi, AvInput *a)
         }
         /* The decoder wants input; drained already: nothing more will come. */
         if (a->demux_done) return 0;
+        t0 = ev_trace_clock();
         r = av_read_frame(a->fmt, a->pkt);
+        a->t_demux += ev_trace_clock() - t0;
         if (r == AVERROR_EOF) {
             a->demux_done = true;
             r = avcodec_send_packet(a->dec, NULL);
@@ -518,7 +528,9 @@ static int decode_next(VideoInput *vi, AvInput *a)
         if (a->pkt->stream_index == a->stream) {
             if (a->pkt->pts != AV_NOPTS_VALUE && a->pkt->pts > a->fed_pts)
                 a->fed_pts = a->pkt->pts;
+            t0 = ev_trace_clock();
             r = avcodec_send_packet(a->dec, a->pkt);
+            a->t_send += ev_trace_clock() - t0;
             if (r < 0 && r != AVERROR(EAGAIN)) {
                 av_packet_unref(a->pkt);
                 r = decode_failed(vi, a, r, " (the stream is damaged)");

@@ -53,31 +53,41 @@ static bool for_y4m_reader(const char *path)
 }
 
 /*
- * --hwdec auto decodes on NVDEC only where the metrics run on CUDA, so that
- * the frames stay on the GPU: NULL when they do (--backend cuda, or auto
- * with a usable device, as the library's auto decides), else why not.
+ * Where compressed video is decoded: the one decision of a run. NVDEC when
+ * the metrics run on CUDA, so that the frames stay on the GPU: --backend
+ * cuda, or auto (the default) where the library's auto resolves to CUDA,
+ * asked of the library without opening the device (FFmpeg's CUDA device
+ * must be the first to make the device's context: it wants scheduling
+ * flags of its own). Elsewhere the frames would only be copied back.
  */
+typedef struct DecodePlan {
+    bool nvdec;                 /* NVDEC where it takes the stream */
+    const char *off;            /* --hwdec auto without NVDEC: why, or NULL */
+    bool quiet;                 /* `off` is no news: no driver or GPU at all */
+    char buf[320];
+} DecodePlan;
 
-static const char *hwdec_off(const CliSettings *c, char *buf, size_t len)
+static void decode_plan(const CliSettings *c, DecodePlan *p)
 {
-    if (c->hwdec != CLI_HWDEC_AUTO) return NULL;
-    switch (c->backend) {
-    case EXACTVMAF_BACKEND_CUDA: return NULL;
-    case EXACTVMAF_BACKEND_CPU: return "the metrics run on the CPU: --backend cpu";
-    case EXACTVMAF_BACKEND_OPENCL:
-    case EXACTVMAF_BACKEND_AUTO_OPENCL: return "the metrics run on OpenCL";
-    default: break;
-    }
+    memset(p, 0, sizeof(*p));
+    p->nvdec = c->hwdec == CLI_HWDEC_CUDA;
+    if (c->hwdec != CLI_HWDEC_AUTO) return;
     const int gpu = c->n_gpu ? c->gpu[0] : 0;
-    char line[256] = "";
-    const int err = exactvmaf_device_describe(EXACTVMAF_BACKEND_CUDA, (unsigned)gpu, line,
-                                              sizeof(line));
-    if (!err) return NULL;
-    if (err == -ENODEV && line[0])
-        snprintf(buf, len, "the metrics run on the CPU: %s", line);
-    else
-        snprintf(buf, len, "the metrics run on the CPU: there is no CUDA device %d", gpu);
-    return buf;
+    char why[256] = "";
+    const int backend = exactvmaf_backend_resolve(c->backend, gpu, why, sizeof(why));
+    p->nvdec = backend == EXACTVMAF_BACKEND_CUDA;
+    if (p->nvdec) return;
+    p->off = p->buf;
+    if (backend == EXACTVMAF_BACKEND_OPENCL) {
+        snprintf(p->buf, sizeof(p->buf), "the metrics run on OpenCL");
+    } else if (c->backend == EXACTVMAF_BACKEND_CPU) {
+        snprintf(p->buf, sizeof(p->buf), "the metrics run on the CPU: --backend cpu");
+    } else {
+        /* The library's auto found no driver or device: the CPU is simply
+         * the way here, said at --log-level info only, as the library says it. */
+        snprintf(p->buf, sizeof(p->buf), "the metrics run on the CPU: %s", why);
+        p->quiet = c->log_level < VMAF_LOG_LEVEL_INFO;
+    }
 }
 
 /*
@@ -86,7 +96,7 @@ static const char *hwdec_off(const CliSettings *c, char *buf, size_t len)
  * the size wanted, 0 for none).
  */
 static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
-                      unsigned scale_w, unsigned scale_h)
+                      const DecodePlan *plan, unsigned scale_w, unsigned scale_h)
 {
     int err;
     const bool y4m = !c->use_yuv && for_y4m_reader(path);
@@ -100,7 +110,6 @@ static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
                             "-b for raw YUV)", path, video_input_no_decoding());
             return -ENOTSUP;
         }
-        char off[320];
         const VideoDecodeOptions o = {
             .convert = c->convert, .scale_w = scale_w, .scale_h = scale_h,
             .raw = c->use_yuv, .raw_w = c->width, .raw_h = c->height,
@@ -108,7 +117,8 @@ static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
             .hwdec = c->hwdec == CLI_HWDEC_CUDA ? VIDEO_HWDEC_CUDA :
                      c->hwdec == CLI_HWDEC_NONE ? VIDEO_HWDEC_NONE : VIDEO_HWDEC_AUTO,
             .gpu = c->n_gpu ? c->gpu[0] : 0,
-            .hwdec_off = hwdec_off(c, off, sizeof(off)),
+            .hwdec_off = plan->off,
+            .hwdec_off_quiet = plan->quiet,
             .ahead_bytes = (uint64_t)c->hwdec_ahead_mib << 20,
         };
         err = video_input_open_sessions(vi, path, &o,
@@ -121,6 +131,7 @@ static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
 
 typedef struct Opening {
     const CliSettings *c;
+    const DecodePlan *plan;
     VideoInput *vi;
     char *messages;
     int err;
@@ -130,7 +141,8 @@ static void *open_dist_main(void *arg)
 {
     Opening *o = arg;
     video_input_capture(&o->messages);
-    o->err = open_input(&o->vi, o->c->path_dist, o->c, o->c->scale_w, o->c->scale_h);
+    o->err = open_input(&o->vi, o->c->path_dist, o->c, o->plan, o->c->scale_w,
+                        o->c->scale_h);
     video_input_capture(NULL);
     return NULL;
 }
@@ -148,16 +160,16 @@ int cli_open_inputs(VideoInput **ref, VideoInput **dist, const CliSettings *c)
     const bool decoded = !c->use_yuv && (c->scale_w || c->convert ||
                                          !for_y4m_reader(c->path_ref) ||
                                          !for_y4m_reader(c->path_dist));
-    const bool nvdec = c->hwdec == CLI_HWDEC_CUDA ||
-                       (c->hwdec == CLI_HWDEC_AUTO && (c->backend == EXACTVMAF_BACKEND_CUDA ||
-                                                      c->backend == EXACTVMAF_BACKEND_AUTO));
-    if (decoded && nvdec && video_input_can_decode()) video_input_warm_gpu(c->n_gpu ? c->gpu[0] : 0);
-    Opening o = { .c = c };
+    DecodePlan plan;
+    if (decoded) decode_plan(c, &plan);
+    else memset(&plan, 0, sizeof(plan));
+    if (plan.nvdec && video_input_can_decode()) video_input_warm_gpu(c->n_gpu ? c->gpu[0] : 0);
+    Opening o = { .c = c, .plan = &plan };
     pthread_t t;
     const bool side_by_side = !c->scale_to_ref && strcmp(c->path_ref, "-") &&
                               strcmp(c->path_dist, "-");
     const bool started = side_by_side && !video_input_start_thread(&t, open_dist_main, &o);
-    int err = open_input(ref, c->path_ref, c, c->scale_w, c->scale_h);
+    int err = open_input(ref, c->path_ref, c, &plan, c->scale_w, c->scale_h);
     if (started) {
         pthread_join(t, NULL);
         if (!err && o.messages) fputs(o.messages, stderr);
@@ -172,7 +184,7 @@ int cli_open_inputs(VideoInput **ref, VideoInput **dist, const CliSettings *c)
         w = video_input_info(*ref)->w;
         h = video_input_info(*ref)->h;
     }
-    return open_input(dist, c->path_dist, c, w, h);
+    return open_input(dist, c->path_dist, c, &plan, w, h);
 }
 
 /*

@@ -236,6 +236,8 @@ typedef struct VideoDecodeOptions {
     /** With VIDEO_HWDEC_AUTO: why NVDEC is not to be used (the metrics do
      *  not run on CUDA), printed with the file's name; NULL: nothing stops it. */
     const char *hwdec_off;
+    /** hwdec_off is no news (no GPU driver or device at all): not printed. */
+    bool hwdec_off_quiet;
     /** Several sessions: decoded frames held ahead of the reader, per input,
      *  in bytes of samples at most (one segment exceeds it where a GOP does);
      *  0: the default (av_sessions.c). */

@@ -89,6 +89,24 @@ enum ExactvmafFp64 {
 int exactvmaf_set_opencl_fp64(VmafContext *vmaf, enum ExactvmafFp64 mode);
 
 /**
+ * What `backend` resolves to on this machine for device `gpu_index`, as the
+ * first picture of a context set so would decide it, found without opening
+ * a device: no GPU context is made or held, so a caller may still make one
+ * with flags of its own (as FFmpeg's CUDA device does). A GPU backend named
+ * stays itself (its failure is an error at the first picture); auto is
+ * CUDA where the driver starts and the device exists, else the CPU (which
+ * the library says at the info level only); auto OpenCL likewise. A device
+ * that is there but fails when opened still makes auto fall back to the CPU
+ * at the first picture, with a warning.
+ * @param why  where auto resolves to the CPU: why, else ""; may be NULL
+ * @return EXACTVMAF_BACKEND_CPU, EXACTVMAF_BACKEND_CUDA or
+ *         EXACTVMAF_BACKEND_OPENCL; -EINVAL for an unknown backend or a
+ *         negative index.
+ */
+int exactvmaf_backend_resolve(enum ExactvmafBackend backend, int gpu_index, char *why,
+                              size_t len);
+
+/**
  * A line describing device i of a GPU backend (CUDA or OpenCL), for
  * listings: its index as exactvmaf_set_backend() takes it, name, and
  * what the backend needs to know (OpenCL: platform, version, fp64).
