@@ -263,6 +263,7 @@ static int read_frames(VmafContext *vmaf, Reader *ref, Reader *dist,
                        unsigned *n_frames, bool *interrupted, int *exit_code)
 {
     unsigned index;
+    double t_library = 0;       /* EXACTVMAF_TRACE=1: seconds in vmaf_read_pictures() */
     *interrupted = false;
     for (index = 0; !c->frame_cnt || index < c->frame_cnt; index++) {
         if (cli_stop_signal) {
@@ -311,7 +312,9 @@ static int read_frames(VmafContext *vmaf, Reader *ref, Reader *dist,
         sigset_t old;
         if (!index) cli_hold_stop_signals(true, &old);
         if (!index) ev_trace("first pair read");
+        const double t0 = ev_trace_clock();
         const int err = vmaf_read_pictures(vmaf, &fr.pic, &fd.pic, index);
+        t_library += ev_trace_clock() - t0;
         if (!index) cli_hold_stop_signals(false, &old);
         if (!index) ev_trace("first pair handed to the library");
         if (!index && !err && gpu_computes(vmaf)) {
@@ -327,6 +330,7 @@ static int read_frames(VmafContext *vmaf, Reader *ref, Reader *dist,
         progress_update(progress, index + 1, index == 0);
     }
     progress_end(progress, index);
+    ev_trace("%u pairs: %.3f s handing them to the library", index, t_library);
     *n_frames = index;
     return 0;
 

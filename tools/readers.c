@@ -10,6 +10,7 @@
 
 #include "readers.h"
 #include "stop_signals.h"
+#include "../src/trace.h"
 
 /* CLOCK_REALTIME `ms` milliseconds from now, for the timed waits. */
 static struct timespec deadline_ms(long ms)
@@ -34,13 +35,17 @@ static void *reader_main(void *arg)
     sigaddset(&wake, CLI_WAKE_SIGNAL);
     pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
     while (!r->limit || r->produced < r->limit) {
+        double t0 = ev_trace_clock();
         pthread_mutex_lock(&r->lock);
         while (r->len >= r->depth && !r->stop) pthread_cond_wait(&r->cond, &r->lock);
         const bool stop = r->stop;
         pthread_mutex_unlock(&r->lock);
         if (stop) break;
+        const double t1 = ev_trace_clock();
+        r->t_full += t1 - t0;
         ReaderFrame f = { 0 };
         f.ret = video_input_read(r->vi, &f.pic, r->bpc);
+        r->t_read += ev_trace_clock() - t1;
         f.messages = video_input_take_messages(r->vi);
         pthread_mutex_lock(&r->lock);
         if (f.ret == 1) r->produced++;
@@ -91,6 +96,7 @@ void reader_deepen(Reader *r)
 int reader_next(Reader *r, ReaderFrame *f)
 {
     int ret = 0;
+    const double t0 = ev_trace_clock();
     pthread_mutex_lock(&r->lock);
     while (!r->len && !r->finished) {
         if (cli_stop_signal) {
@@ -110,6 +116,7 @@ int reader_next(Reader *r, ReaderFrame *f)
         *f = (ReaderFrame){ .ret = 0 };
     }
     pthread_mutex_unlock(&r->lock);
+    r->t_next += ev_trace_clock() - t0;
     if (!ret && f->messages) {
         fputs(f->messages, stderr);
         free(f->messages);
@@ -138,6 +145,9 @@ void reader_stop(Reader *r, bool cancel)
         r->head = (r->head + 1) % READ_AHEAD;
         r->len--;
     }
+    ev_trace("%s: %u frames read; the reader read %.3f s and waited %.3f s for room, its "
+             "caller waited %.3f s", video_input_path(r->vi), r->produced, r->t_read,
+             r->t_full, r->t_next);
     r->vi->defer_messages = false;
     free(video_input_take_messages(r->vi));
     pthread_cond_destroy(&r->cond);

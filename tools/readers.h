@@ -41,6 +41,9 @@ typedef struct Reader {
     ReaderFrame q[READ_AHEAD];
     unsigned head, len;
     unsigned depth;         /* frames read ahead at most, up to READ_AHEAD */
+    /* EXACTVMAF_TRACE=1: seconds the thread read, the thread waited for room,
+     * and the caller waited for a frame. */
+    double t_read, t_full, t_next;
 } Reader;
 
 /* The context's pool, made when the first frame is known to be whole (a
