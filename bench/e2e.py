@@ -3,8 +3,9 @@
 beside FFmpeg with Netflix's libvmaf, with the decoders alone as the roofline.
 
 Pairs: --media DIR holds bench_NAME_ref.mp4 / bench_NAME_dis.mp4 (short clips,
-one GOP each). Each clip is first lengthened to --frames frames (rounded to
-whole clips) with `ffmpeg -stream_loop K -i X -c copy` into a temporary folder;
+one GOP each; bench/media.py makes them). Each clip is first lengthened to
+--frames frames (rounded to whole clips) with `ffmpeg -stream_loop K -i X -c copy`
+into a temporary folder, except a pair named onegop_*, which stays one GOP;
 every run below reads those files, in the same call, best of --reps wall-clock
 runs, fps = frames / wall seconds:
 
@@ -12,7 +13,8 @@ runs, fps = frames / wall seconds:
              ffmpeg -hwaccel cuda -hwaccel_output_format cuda -i X -f null -
            and M such pairs at once (--sessions, default 1,2,4,7: every NVDEC
            engine), M x frames / wall; the best M is reported
-  cli      exactvmaf --hwdec cuda --backend cuda, --hwdec none --backend cuda,
+  cli      exactvmaf with no flags (the command a person types first), --hwdec cuda
+           --backend cuda (default sessions, and one), --hwdec none --backend cuda,
            --hwdec none --backend cpu --threads T
   engines  exactvmaf --hwdec cuda as M processes on M copies of the pair at once
            (each --sessions count; default sessions and one session per input,
@@ -61,6 +63,7 @@ PARTS = ('decode', 'cli', 'engines', 'ffmpeg')
 ROWS = [
     ('dec_pair', 'decode alone: both inputs at once (2 NVDEC sessions)'),
     ('dec_all', 'decode alone: all engines (best M pairs at once)'),
+    ('cli_noflags', 'exactvmaf with no flags (`-r ref -d dis --json -o out`)'),
     ('cli_hw', 'exactvmaf --hwdec cuda --backend cuda (default sessions)'),
     ('cli_hw1', 'exactvmaf --hwdec cuda --hwdec-sessions 1 --backend cuda'),
     ('cli_hw_all', 'exactvmaf --hwdec cuda --backend cuda, M pairs at once (best M)'),
@@ -71,8 +74,11 @@ ROWS = [
     ('ff_nf_cpu', 'FFmpeg + Netflix libvmaf (CPU, T threads)'),
 ]
 RATIOS = [
-    ('cli_hw', 'ff_nf_cuda', 'x', 'ratio: exactvmaf --hwdec cuda / Netflix libvmaf_cuda'),
-    ('cli_hw', 'dec_all', '%', 'ratio: exactvmaf --hwdec cuda / decode alone, all engines'),
+    ('cli_noflags', 'ff_nf_cuda', 'x', 'ratio: exactvmaf with no flags / Netflix libvmaf_cuda'),
+    ('cli_noflags', 'dec_all', '%', 'ratio: exactvmaf with no flags (one pair) / decode alone, '
+     'all engines'),
+    ('cli_noflags', 'cli_best', '%', 'ratio: exactvmaf with no flags / its best flags (the best '
+     'of the --hwdec cuda rows)'),
     ('cli_hw_all', 'dec_all', '%',
      'ratio: exactvmaf M pairs at once / decode alone M pairs at once (both best M)'),
     ('ff_ours_cuda', 'ff_nf_cuda', 'x',
@@ -328,7 +334,7 @@ def setup_problems(a, pairs):
 
 
 def loop_pair(a, pair):
-    """Lengthens both files of a pair to a.frames frames (whole clips) in a.work; None,
+    """Lengthens both files of a pair to its --frames frames (whole clips) in a.work; None,
     or why it could not."""
     clip, pix = probe(a, pair.ref)
     dclip, _ = probe(a, pair.dis)
@@ -340,7 +346,9 @@ def loop_pair(a, pair):
         print('note: %s: %d reference frames, %d distorted' % (pair.name, clip, dclip),
               file=sys.stderr)
     pair.pix_fmt, pair.bits = pix, bits_of(pix, pair.name)
-    copies = max(1, (a.frames + clip // 2) // clip)
+    # A one-GOP pair stays one GOP: looped, it would have keyframes to cut at.
+    want = a.frames_of.get(pair.name, a.frames)
+    copies = 1 if pair.name.startswith('onegop') else max(1, (want + clip // 2) // clip)
     pair.frames = copies * clip
     for side in ('ref', 'dis'):
         src = getattr(pair, side)
@@ -446,11 +454,16 @@ def finish(a, pair, key, t, mem, out):
     return c
 
 
-def measure_cli(a, pair, key, hwdec, backend, threads=None, sessions=None):
-    """Our CLI on the pair, JSON with every number as %.17g."""
+def measure_cli(a, pair, key, hwdec=None, backend=None, threads=None, sessions=None):
+    """Our CLI on the pair, JSON with every number as %.17g; no --hwdec and no
+    --backend: the command a person types first."""
     out = json_out(a, pair, key)
     argv = [a.exe, '-r', pair.ref, '-d', pair.dis, '-q', '--json', '-o', out, '--precision',
-            'max', '--backend', backend, '--hwdec', hwdec]
+            'max']
+    if backend:
+        argv += ['--backend', backend]
+    if hwdec:
+        argv += ['--hwdec', hwdec]
     if sessions:
         argv += ['--hwdec-sessions', str(sessions)]
     if threads:
@@ -687,6 +700,7 @@ def printed_line(label, res):
 
 
 EXACT = [   # (row a, row b, label, metrics both have only)
+    ('cli_noflags', 'cli_cpu', 'exactvmaf with no flags vs --hwdec none --backend cpu', False),
     ('cli_hw', 'cli_sw', 'exactvmaf --hwdec cuda vs --hwdec none (both --backend cuda)', False),
     ('cli_hw1', 'cli_sw', 'exactvmaf --hwdec cuda, one session, vs --hwdec none', False),
     ('cli_sw', 'cli_cpu', 'exactvmaf --backend cuda vs --backend cpu (both --hwdec none)', False),
@@ -837,7 +851,8 @@ def parse_args(argv=None):
                     help="folder of the libavfilter.so* that holds Netflix's libvmaf v3.2.0")
     ap.add_argument('--media', help='folder of bench_NAME_ref.mp4 / bench_NAME_dis.mp4')
     ap.add_argument('--pairs', help='comma-separated NAMEs of the pairs to run (default: all)')
-    ap.add_argument('--frames', type=int, default=480, help='frames per pair, whole clips')
+    ap.add_argument('--frames', default='480',
+                    help='frames per pair, whole clips: N, or N,NAME=N,... for some pairs')
     ap.add_argument('--clip-frames', type=int, default=48,
                     help="a clip's frames where they cannot be counted")
     ap.add_argument('--reps', type=int, default=2)
@@ -862,6 +877,17 @@ def parse_args(argv=None):
         if p not in PARTS:
             ap.error('--only: unknown part "%s" (known: %s)' % (p, ', '.join(PARTS)))
     a.sessions = [int(x) for x in a.sessions.split(',')]
+    a.frames_of, a.frames_spec = {}, a.frames
+    for part in a.frames.split(','):
+        name, _, n = part.rpartition('=')
+        if not n.isdigit():
+            ap.error('--frames: %r is not N or NAME=N' % part)
+        if name:
+            a.frames_of[name] = int(n)
+        else:
+            a.frames = int(n)
+    if isinstance(a.frames, str):
+        ap.error('--frames: no default count (N) given')
     a.pairs = [p.strip() for p in a.pairs.split(',')] if a.pairs else None
     return a
 
@@ -910,8 +936,14 @@ def main():
                 put('dec_pair', pair, one)
                 put('dec_all', pair, measure_decode_engines(a, pair, one))
             if 'cli' in a.only:
+                put('cli_noflags', pair, measure_cli(a, pair, 'cli_noflags'))
                 put('cli_hw', pair, measure_cli(a, pair, 'cli_hw', 'cuda', 'cuda'))
                 put('cli_hw1', pair, measure_cli(a, pair, 'cli_hw1', 'cuda', 'cuda', sessions=1))
+                best = max((cells[k][pair.name] for k in ('cli_hw', 'cli_hw1')
+                            if cells[k][pair.name].fps is not None),
+                           key=lambda c: c.fps, default=None)
+                if best is not None:
+                    cells.setdefault('cli_best', {})[pair.name] = best
                 put('cli_sw', pair, measure_cli(a, pair, 'cli_sw', 'none', 'cuda'))
                 put('cli_cpu', pair, measure_cli(a, pair, 'cli_cpu', 'none', 'cpu', a.threads))
             if 'engines' in a.only:
@@ -930,9 +962,9 @@ def main():
             datetime.datetime.now().strftime('%Y-%m-%d %H:%M'), gpu_name(), cpu_name(),
             os.cpu_count() or 1, ', commit ' + commit if commit else ''))
         say()
-        say('bench/e2e.py --frames %d --reps %d --threads %d --only %s: exactvmaf `%s` (%s); '
+        say('bench/e2e.py --frames %s --reps %d --threads %d --only %s: exactvmaf `%s` (%s); '
             'FFmpeg `%s` (%s); anchor: Netflix libvmaf v3.2.0 in `%s`.' % (
-                a.frames, a.reps, a.threads, ','.join(a.only), a.exe,
+                a.frames_spec, a.reps, a.threads, ','.join(a.only), a.exe,
                 first_line([a.exe, '--version'], ours_env(a), 'both') or 'version unknown',
                 a.ffmpeg_prefix,
                 first_line([os.path.join(a.ffmpeg_prefix, 'bin', 'ffmpeg'), '-version'],
@@ -1135,6 +1167,8 @@ def selftest():
             'dec_all': {'hevc8_2160': Cell(1200.0, extra={'best': 4, 'per_m': {
                 1: Cell(400.0), 2: Cell(800.0), 4: Cell(1200.0), 7: Cell(note='failed')}}),
                         'hevc10_2160': Cell(note='failed', extra={'per_m': {}})},
+            'cli_noflags': {'hevc8_2160': Cell(300.0, json_path=p('a')),
+                            'hevc10_2160': Cell(200.0, json_path=p('a'))},
             'cli_hw': {'hevc8_2160': Cell(300.0, json_path=p('a')),
                        'hevc10_2160': Cell(250.0, json_path=p('a'))},
             'cli_sw': {'hevc8_2160': Cell(200.0, json_path=p('ulp')),
@@ -1146,13 +1180,14 @@ def selftest():
             'ff_ours_cuda': {'hevc8_2160': Cell(150.0, json_path=p('ffcuda')),
                              'hevc10_2160': Cell(note='n/a (yuv420p10le)')},
         }
+        cells['cli_best'] = cells['cli_hw']
         table = fps_table([pa, pb], cells, 16)
         print('\n'.join(table))
-        check('table: a row per run, ratio rows', len(table) == 2 + 7 + 3)
+        check('table: a row per run, ratio rows', len(table) == 2 + 8 + 4)
         check('table: failed, n/a and best M shown',
-              'failed' in table[3] and 'n/a (yuv420p10le)' in table[7] and '(M=4)' in table[3])
-        check('ratios: 3.00x, 25%, 1.50x', '3.00x' in table[9] and '25%' in table[10] and
-              '1.50x' in table[11])
+              'failed' in table[3] and 'n/a (yuv420p10le)' in table[8] and '(M=4)' in table[3])
+        check('ratios: 3.00x, 25%, 100% 80%, 1.50x', '3.00x' in table[10] and
+              '25%' in table[11] and '| 100% | 80% |' in table[12] and '1.50x' in table[13])
         st = sessions_table([pa, pb], cells, [1, 2, 4, 7])
         print('\n'.join(st))
         check('sessions table', '| 7 | failed | - |' in st)
