@@ -13,7 +13,7 @@
 Input: one real 1080p frame pair of the fixtures (archer), resized to each
 size, its rows shifted a little per frame so that motion is not zero.
 
-usage: bench/gpu.py --build BUILD [--netflix PATH] [--shared DIR]
+usage: bench/gpu.py --build BUILD [--netflix PATH] [--data DIR]
                     [--frames 2160p=240,1080p=600] [--reps 2] [--ncu] [--record FILE]
 """
 import argparse, datetime, json, os, re, subprocess, sys, tempfile, time
@@ -32,8 +32,8 @@ def gpu_name():
         return 'unknown GPU'
 
 
-def source(shared):
-    d = os.path.join(shared, 'fixtures', 'archer_1920x1080_8b')
+def source(data):
+    d = os.path.join(data, 'fixtures', 'archer_1920x1080_8b')
     n = 1920 * 1080 * 3 // 2
     return (open(os.path.join(d, 'ref.yuv'), 'rb').read(n),
             open(os.path.join(d, 'dis.yuv'), 'rb').read(n))
@@ -78,8 +78,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--build', required=True, help='meson build folder of exactvmaf')
     ap.add_argument('--netflix', help="Netflix's vmaf built with CUDA")
-    ap.add_argument('--shared', default=os.path.join(os.path.dirname(os.path.abspath(__file__)),
-                                                     '..', '..', 'shared'))
+    ap.add_argument('--data', help='the unpacked test data (default: BUILD/test-data)')
     ap.add_argument('--frames', default='2160p=240,1080p=600')
     ap.add_argument('--reps', type=int, default=2)
     ap.add_argument('--ncu', action='store_true')
@@ -89,8 +88,9 @@ def main():
     exe = os.path.join(a.build, 'tools', 'exactvmaf')
     api = os.path.join(a.build, 'bench', 'api_throughput')
     cores = os.cpu_count() or 1
-    ref, dis = source(a.shared)
-    src = ['--source', os.path.join(a.shared, 'fixtures', 'archer_1920x1080_8b', 'ref.yuv'),
+    a.data = a.data or os.path.join(a.build, 'test-data')
+    ref, dis = source(a.data)
+    src = ['--source', os.path.join(a.data, 'fixtures', 'archer_1920x1080_8b', 'ref.yuv'),
            '--source-size', '1920x1080']
     lines = []
 

@@ -204,15 +204,13 @@ def main():
     ap.add_argument('--frames', type=int, help='frames per run (default: 24 at 1080p, 8 at 2160p)')
     ap.add_argument('--reps', type=int, default=2, help='runs per timing, the best kept')
     ap.add_argument('--perf', choices=('auto', 'off'), default='auto')
-    ap.add_argument('--shared', default=os.path.join(os.path.dirname(__file__), '..', '..', 'shared'))
-    ap.add_argument('--models-dir', help='model JSON folder (default: SHARED/models, else models/)')
+    ap.add_argument('--data', help='the unpacked test data (default: BUILD/test-data)')
+    ap.add_argument('--models-dir', help='model JSON folder (default: models/)')
     ap.add_argument('--record', help='append the table to this markdown file')
     a = ap.parse_args()
 
     exe = os.path.join(a.build, 'tools', 'exactvmaf')
-    mdir = a.models_dir or next(d for d in (os.path.join(a.shared, 'models'),
-                                            os.path.join(os.path.dirname(__file__), '..', 'models'))
-                                if os.path.isdir(d))
+    mdir = a.models_dir or os.path.join(os.path.dirname(__file__), '..', 'models')
     threads = [int(t) for t in a.threads.split(',')]
     perf = perf_usable() if a.perf == 'auto' else None
     lines = []
@@ -234,7 +232,7 @@ def main():
     emit(hdr)
     emit('|' + '---|' * (hdr.count('|') - 1))
 
-    w, h, ref, dis = run.source_frame(a.shared)
+    w, h, ref, dis = run.source_frame(a.data or os.path.join(a.build, 'test-data'))
     with tempfile.TemporaryDirectory() as tmp:
         for size in a.sizes.split(','):
             W, H = run.SIZES[size]

@@ -16,10 +16,10 @@ from machine import cpu_name
 SIZES = {'1080p': (1920, 1080), '2160p': (3840, 2160), '576x324': (576, 324)}
 
 
-def source_frame(shared):
-    """(w, h, y, u, v) of a real 1080p frame pair when the fixtures are there,
+def source_frame(data):
+    """(w, h, y, u, v) of a real 1080p frame pair when the test data is there,
     else synthetic texture."""
-    d = os.path.join(shared, 'fixtures', 'archer_1920x1080_8b')
+    d = os.path.join(data, 'fixtures', 'archer_1920x1080_8b')
     w, h = 1920, 1080
     n = w * h * 3 // 2
     if os.path.exists(os.path.join(d, 'ref.yuv')):
@@ -71,13 +71,15 @@ def main():
     ap.add_argument('--model', default='vmaf_float_v0.6.1')
     ap.add_argument('--sizes', default='1080p,2160p')
     ap.add_argument('--threads', default='1,2')
-    ap.add_argument('--shared', default=os.path.join(os.path.dirname(__file__), '..', '..', 'shared'))
+    ap.add_argument('--data', help='the unpacked test data (default: the test-data/ of the '
+                    'build holding --exe)')
     ap.add_argument('--record')
     ap.add_argument('--backend', default='cpu',
                     help='our backend (default cpu: on a machine with a GPU, auto would take it)')
     a = ap.parse_args()
 
-    w, h, ref, dis = source_frame(a.shared)
+    w, h, ref, dis = source_frame(a.data or os.path.join(
+        os.path.dirname(os.path.dirname(os.path.abspath(a.exe))), 'test-data'))
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for size in a.sizes.split(','):

@@ -1,8 +1,9 @@
 #!/bin/bash
 # Every compute-sanitizer tool over the CUDA path; one line per tool.
 #
-# usage: scripts/gpu-sanitize.sh [BUILD_DIR] [SHARED_DIR]
-#        (defaults: build, ../shared; a CUDA build: meson setup with cuda enabled)
+# usage: scripts/gpu-sanitize.sh [BUILD_DIR] [DATA_DIR]
+#        (defaults: build, BUILD_DIR/test-data, the test data the build unpacks;
+#        a CUDA build: meson setup with cuda enabled)
 #
 # Each tool (memcheck with leak check, racecheck, synccheck, initcheck) runs
 # over the same workloads, all sixteen runs side by side:
@@ -27,7 +28,7 @@
 set -u
 cd "$(dirname "$0")/.."
 B=${1:-build}
-S=${2:-../shared}
+S=${2:-$B/test-data}
 LOGS=${SANITIZE_LOGS:-$B/sanitize}
 LIMIT=${SANITIZE_TIMEOUT:-1800}
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
@@ -55,7 +56,7 @@ command_of() {
     local light=--sanitize
     [ "$2" = racecheck ] && light=--sanitize=light
     case $1 in
-    twins)    echo "$B/tests/parity --shared $S --sanitize --backend cuda" ;;
+    twins)    echo "$B/tests/parity --data $S --sanitize --backend cuda" ;;
     pipeline) echo "$B/tests/gpu_pipeline_test $light" ;;
     devpics)  echo "$B/tests/gpu_pipeline_test $light --device-pictures" ;;
     cli)      echo "$B/tools/exactvmaf -r $FIX/ref.yuv -d $FIX/dis.yuv --width 576 --height 324

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Build exactvmaf and run the quick test suite (meson suite "quick": a few
-# minutes on two cores); ends with "N passed, N failed". The slow suites
-# (OpenCL parity and goldens on PoCL, the long golden sets, the Dask batch
-# runner, ASan, fuzzing, CUDA kernels for every architecture) are .ci/run's.
-# usage: scripts/run-tests.sh [meson test options, e.g. --suite golden to add that suite]
+# minutes on two cores), every golden set included, on the test data the
+# build unpacks from tests/data; ends with "golden: N outputs compared, N
+# identical" and "N passed, N failed". The slow suites (OpenCL parity and
+# goldens on PoCL, the Dask batch runner, ASan, fuzzing, CUDA kernels for
+# every architecture) are .ci/run's.
+# usage: scripts/run-tests.sh [meson test options, e.g. --suite opencl to add that suite]
 set -uo pipefail
 cd "$(dirname "$0")/.."
 # What the tests drive, installed before the build is configured (meson

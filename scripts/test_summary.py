@@ -8,10 +8,18 @@ testlog.json, or the files scripts/run-asan-tests.sh and scripts/fuzz.sh
 write). LABEL prefixes the names of that log's tests in the listing. A log
 that does not exist counts as one failure (its build or run did not happen).
 Skipped and failed tests are listed with why; the last line is the total.
+Before the totals, "golden: N outputs compared, N identical" sums what the
+golden tests say they compared (tests/golden_test.py's "set ..." line):
+outputs that differ in a set that passed are its documented mismatch.
 """
-import json, os, sys
+import json, os, re, sys
+
+# tests/golden_test.py's last line but one per set.
+GOLDEN_SET = re.compile(r'^set (\S+) \(\w+ division\): (\d+)/(\d+) outputs bit-identical')
 
 passed = failed = skipped = 0
+compared = identical = 0
+documented, differing = {}, {}
 for arg in sys.argv[1:]:
     label, sep, path = arg.partition('=')
     if not sep:
@@ -26,6 +34,15 @@ for arg in sys.argv[1:]:
             continue
         t = json.loads(line)
         r = t['result']
+        for out in (t.get('stdout') or '').splitlines():
+            m = GOLDEN_SET.match(out)
+            if m:
+                same, total = int(m.group(2)), int(m.group(3))
+                compared += total
+                identical += same
+                if same != total:
+                    into = documented if r in ('OK', 'EXPECTEDFAIL') else differing
+                    into[m.group(1)] = into.get(m.group(1), 0) + total - same
         if r in ('OK', 'EXPECTEDFAIL'):
             passed += 1
         elif r == 'SKIP':
@@ -35,5 +52,10 @@ for arg in sys.argv[1:]:
         else:
             failed += 1
             print('failed: %s%s (%s)' % (prefix, t['name'], r))
+if compared:
+    print('golden: %d outputs compared, %d identical%s' % (compared, identical, ''.join(
+        ', %d %s (%s)' % (sum(sets.values()), what, ', '.join(sorted(sets)))
+        for sets, what in ((documented, 'differ as documented'), (differing, 'differ'))
+        if sets)))
 print('%d skipped' % skipped)
 print('%d passed, %d failed' % (passed, failed))

@@ -40,7 +40,6 @@ def expect_error(exe, tmp, what, args, needle):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
-    ap.add_argument('--shared', required=True)
     a = ap.parse_args()
     exe = a.exe
     with tempfile.TemporaryDirectory() as tmp:

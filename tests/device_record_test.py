@@ -13,7 +13,7 @@ unchanged beside the records.
 Skipped (77) without an OpenCL device.
 
 usage: device_record_test.py --exe build/tools/exactvmaf --lib build/src/libexactvmaf.so
-                             --package python/ --shared ../shared
+                             --package python/ --data build/test-data
 """
 import argparse, json, os, re, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
@@ -76,17 +76,18 @@ def main():
     ap.add_argument('--exe', required=True)
     ap.add_argument('--lib', required=True)
     ap.add_argument('--package', required=True)
-    ap.add_argument('--shared', required=True)
+    ap.add_argument('--data', required=True)
     a = ap.parse_args()
 
     listed = listed_opencl(a.exe)
     if '0:0' not in listed:
         print('SKIP: no OpenCL device 0:0 listed')
         return 77
-    fx = os.path.join(a.shared, 'fixtures', 'q_160x90_8b')
+    fx = os.path.join(a.data, 'fixtures', 'q_160x90_8b')
     if not os.path.isfile(os.path.join(fx, 'ref.yuv')):
-        print('SKIP: %s has no fixtures/q_160x90_8b' % a.shared)
-        return 77
+        print('FAIL: %s has no fixtures/q_160x90_8b (the build unpacks tests/data there)'
+              % a.data)
+        return 1
     with tempfile.TemporaryDirectory(prefix='devrec-') as tmp:
         # The runs' OpenCL programs are cached here, not in the user's cache.
         os.environ['EXACTVMAF_CACHE_DIR'] = os.path.join(tmp, 'cache')

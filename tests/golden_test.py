@@ -2,7 +2,7 @@
 """Run exactvmaf on the Netflix golden cases and compare every per-frame output
 as a 64-bit pattern (tolerance 0).
 
-usage: golden_test.py --exe EXACTVMAF --shared SHARED_DIR --set SET
+usage: golden_test.py --exe EXACTVMAF --data DATA_DIR --set SET
                       [--backend cpu|cuda|opencl|auto] [--opencl-fp64 auto|on|off]
                       [--may-decline EXTRACTOR,...]
 
@@ -19,8 +19,10 @@ backend, except those --may-decline names. A set with `mismatch` (integer-models
 passes only when each of its files differs from the golden in some of those outputs
 and in no other: its documented mismatch, nothing else (a crash fails it).
 In a cross build meson's MESON_EXE_WRAPPER (e.g. qemu-aarch64 -L SYSROOT) runs the tool.
+DATA_DIR is tests/data unpacked (the build's test-data/: fixtures/ and golden/).
 Exit: 0 all identical (or only the documented mismatch), 1 any other difference or
-failure, 77 skipped (shared/ absent, or rcp on another processor).
+failure (the data missing too), 77 skipped (rcp on another processor, or no device of
+the backend asked for).
 """
 import argparse, json, math, os, re, shlex, struct, subprocess, sys, tempfile
 
@@ -102,8 +104,8 @@ def set_of(name):
     return SETS[name]
 
 
-def translate_argv(argv, exe, shared, out_path, division, extractors):
-    """Netflix's argv -> ours: fixtures from shared/, output to out_path,
+def translate_argv(argv, exe, data, out_path, division, extractors):
+    """Netflix's argv -> ours: fixtures from the data folder, output to out_path,
     full precision, and only the extractors of this set. exe: the command
     that runs the tool (a list)."""
     args = list(exe)
@@ -111,7 +113,7 @@ def translate_argv(argv, exe, shared, out_path, division, extractors):
     while i < len(argv):
         a = argv[i]
         if a in ('-r', '-d', '--reference', '--distorted'):
-            args += [a, os.path.join(shared, argv[i + 1])]
+            args += [a, os.path.join(data, argv[i + 1])]
             i += 2
             continue
         if a in ('-o', '--output'):
@@ -164,7 +166,7 @@ def compare(golden, cand, only_prefixes):
 def check_refusals(a, manifest, files, tmp):
     """Pairs with no golden file for a config were refused by Netflix: we must
     refuse them too (non-zero exit, a message, no output file)."""
-    fixtures = {f['name']: f for f in json.load(open(os.path.join(a.shared, 'fixtures', 'fixtures.json')))}
+    fixtures = {f['name']: f for f in json.load(open(os.path.join(a.data, 'fixtures', 'fixtures.json')))}
     pairs = sorted({f['pair'] for f in manifest['files']})
     bad = []
     for config in sorted({f['config'] for f in files}):
@@ -185,7 +187,7 @@ def check_refusals(a, manifest, files, tmp):
             out = os.path.join(tmp, 'refused.json')
             if os.path.exists(out):
                 os.remove(out)
-            argv = translate_argv(argv, a.exe, a.shared, out, 'ieee', set_of(a.set)['extractors'])
+            argv = translate_argv(argv, a.exe, a.data, out, 'ieee', set_of(a.set)['extractors'])
             if a.backend:
                 argv += ['--backend', a.backend]
             if a.opencl_fp64:
@@ -203,7 +205,7 @@ def check_refusals(a, manifest, files, tmp):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
-    ap.add_argument('--shared', required=True)
+    ap.add_argument('--data', required=True, help='the unpacked test data (build/test-data)')
     ap.add_argument('--set', required=True)
     ap.add_argument('--backend', help='cpu, cuda, opencl or auto (the CLI\'s default, auto, '
                     'when absent)')
@@ -216,12 +218,14 @@ def main():
     may_decline = set(filter(None, a.may_decline.split(',')))
     a.exe = shlex.split(os.environ.get('MESON_EXE_WRAPPER', '')) + [os.path.abspath(a.exe)]
 
-    gdir = os.path.join(a.shared, 'golden', 'netflix-v3.2.0')
+    gdir = os.path.join(a.data, 'golden', 'netflix-v3.2.0')
     if not os.path.isfile(os.path.join(gdir, 'manifest.json')) or \
-            not os.path.isdir(os.path.join(a.shared, 'fixtures')):
-        print('SKIP: %s has no golden/netflix-v3.2.0/manifest.json or fixtures/: '
-              'golden tests not run' % a.shared)
-        return 77
+            not os.path.isdir(os.path.join(a.data, 'fixtures')):
+        # The build unpacks them: their absence is a broken build, not a machine
+        # that lacks something.
+        print('FAIL: %s has no golden/netflix-v3.2.0/manifest.json or fixtures/ (the build '
+              'unpacks tests/data there: meson compile -C BUILD test-data)' % a.data)
+        return 1
     manifest = json.load(open(os.path.join(gdir, 'manifest.json')))
     if a.backend in ('cuda', 'opencl'):
         # A GPU backend needs a device of its kind: skip without one.
@@ -274,7 +278,7 @@ def main():
             if os.path.exists(out):
                 os.remove(out)
             st = set_of(a.set)
-            argv = translate_argv(f['argv'], a.exe, a.shared, out, division, st['extractors'])
+            argv = translate_argv(f['argv'], a.exe, a.data, out, division, st['extractors'])
             if a.backend:
                 argv += ['--backend', a.backend]
             if a.opencl_fp64:

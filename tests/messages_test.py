@@ -13,7 +13,7 @@ device that does not exist and a machine without an OpenCL platform stop
 our source files (file:line is for --log-level debug, where it still is).
 
 usage: messages_test.py --exe build/tools/exactvmaf --fake-cuda build/tests/fake_cuda
-                        --shared ../shared [--cuda yes|no]
+                        --data build/test-data [--cuda yes|no]
 """
 import argparse, json, os, re, shutil, subprocess, sys, tempfile
 
@@ -95,13 +95,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
     ap.add_argument('--fake-cuda', required=True)
-    ap.add_argument('--shared', required=True)
+    ap.add_argument('--data', required=True)
     ap.add_argument('--cuda', default='yes')
     a = ap.parse_args()
-    fx = os.path.join(a.shared, 'fixtures', 'q_160x90_8b')
+    fx = os.path.join(a.data, 'fixtures', 'q_160x90_8b')
     if not os.path.isfile(os.path.join(fx, 'ref.yuv')):
-        print('SKIP: %s has no fixtures/q_160x90_8b' % a.shared)
-        return 77
+        print('FAIL: %s has no fixtures/q_160x90_8b (the build unpacks tests/data there)'
+              % a.data)
+        return 1
 
     with tempfile.TemporaryDirectory(prefix='messages-') as tmp:
         def run(out, *extra, env=None):

@@ -11,7 +11,7 @@ first run's and the CPU's bit for bit (--precision max).
 
 Skipped (77) without an OpenCL device.
 
-usage: opencl_cache_test.py --exe build/tools/exactvmaf --shared ../shared
+usage: opencl_cache_test.py --exe build/tools/exactvmaf --data build/test-data
 """
 import argparse, json, os, re, subprocess, sys, tempfile
 
@@ -47,16 +47,17 @@ class Run:
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
-    ap.add_argument('--shared', required=True)
+    ap.add_argument('--data', required=True)
     a = ap.parse_args()
     listing = subprocess.run([a.exe, '--list-devices'], capture_output=True, text=True).stdout
     if not any(l.startswith('opencl ') for l in listing.splitlines()):
         print('SKIP: no OpenCL device')
         return 77
-    fx = os.path.join(a.shared, 'fixtures', 'q_160x90_8b')
+    fx = os.path.join(a.data, 'fixtures', 'q_160x90_8b')
     if not os.path.isfile(os.path.join(fx, 'ref.yuv')):
-        print('SKIP: %s has no fixtures/q_160x90_8b' % a.shared)
-        return 77
+        print('FAIL: %s has no fixtures/q_160x90_8b (the build unpacks tests/data there)'
+              % a.data)
+        return 1
 
     with tempfile.TemporaryDirectory(prefix='clcache-') as tmp:
         cache = os.path.join(tmp, 'cache')

@@ -13,7 +13,7 @@ fixtures (576x324 4:2:0), as three pitched planes, as (Y, UV) semi-planar
 cpu (where the library downloads the frames). Exit 77 without a CUDA device.
 
 usage: python_gpu_tensor_test.py --lib build/src/libexactvmaf.so --package python/
-                                 --shared ../shared
+                                 --data build/test-data
 """
 import argparse, ctypes, os, struct, sys
 
@@ -134,7 +134,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--lib', required=True)
     ap.add_argument('--package', required=True)
-    ap.add_argument('--shared', required=True)
+    ap.add_argument('--data', required=True)
     ap.add_argument('--frames', type=int, default=8)
     a = ap.parse_args()
     try:
@@ -157,7 +157,7 @@ def main():
     drv = None
     print('device arrays: %s' % which)
     for fixture, bpc in (('src01_576x324_8b_derived', 8), ('src01_576x324_10b', 10)):
-        d = os.path.join(a.shared, 'fixtures', fixture)
+        d = os.path.join(a.data, 'fixtures', fixture)
         if not os.path.isdir(d):
             record('fixture %s' % fixture, False, 'missing')
             continue

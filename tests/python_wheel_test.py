@@ -10,7 +10,7 @@ package's version is the library's; its `exactvmaf` command runs.
 Skipped (77) without meson-python, pypa build, venv or numpy for this
 interpreter (Debian: python3-mesonpy python3-build python3-venv python3-numpy).
 
-usage: python_wheel_test.py --source DIR --cli build/tools/exactvmaf --shared ../shared
+usage: python_wheel_test.py --source DIR --cli build/tools/exactvmaf --data build/test-data
 """
 import argparse, json, os, shutil, subprocess, sys, tempfile, time
 
@@ -54,7 +54,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--source', required=True)
     ap.add_argument('--cli', required=True)
-    ap.add_argument('--shared', required=True)
+    ap.add_argument('--data', required=True)
     a = ap.parse_args()
     need = 'import mesonpy, build, venv, numpy'
     if subprocess.run([sys.executable, '-c', need], capture_output=True).returncode:
@@ -65,10 +65,10 @@ def main():
         print('SKIP: needs meson-python, pypa build, venv and numpy (Debian: apt-get install '
               'python3-mesonpy python3-build python3-venv python3-numpy)')
         return 77
-    fixture = os.path.join(a.shared, 'fixtures', 'q_160x90_8b')
+    fixture = os.path.join(a.data, 'fixtures', 'q_160x90_8b')
     if not os.path.isdir(fixture):
-        print('SKIP: no fixture %s' % fixture)
-        return 77
+        print('FAIL: no fixture %s (the build unpacks tests/data there)' % fixture)
+        return 1
     ref, dis = os.path.join(fixture, 'ref.yuv'), os.path.join(fixture, 'dis.yuv')
     w, h = 160, 90
     env = {k: v for k, v in os.environ.items() if not k.startswith('EXACTVMAF_')}

@@ -8,7 +8,7 @@ per instance alone. Also a fifth limit (beyond what one pass serves), a frame to
 vif_skip_scale0 (a pass of its own), debug outputs, and 0 and 2 threads.
 With --backend cuda the same runs go through the GPU pipeline.
 
-usage: shared_pass_test.py --exe build/tools/exactvmaf --shared ../shared [--backend cpu]
+usage: shared_pass_test.py --exe build/tools/exactvmaf --data build/test-data [--backend cpu]
 """
 import argparse, json, os, struct, subprocess, sys, tempfile
 
@@ -39,18 +39,18 @@ def run(exe, args):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
-    ap.add_argument('--shared', required=True)
+    ap.add_argument('--data', required=True)
     ap.add_argument('--backend', default='cpu')
     a = ap.parse_args()
-    fx = os.path.join(a.shared, 'fixtures')
+    fx = os.path.join(a.data, 'fixtures')
     # The 18x22 pair: at 17 to 32 samples a side integer ADM does not share
     # (the reference's scale-3 row -1 reads a CSF row of its own limit).
     pairs = [('src01_576x324_10b', 576, 324, 10), ('q_160x90_8b', 160, 90, 8),
              ('akiyo_hacking_18x22_8b', 18, 22, 8)]
-    pairs = [p for p in pairs if os.path.exists(os.path.join(fx, p[0], 'ref.yuv'))]
-    if not pairs:
-        print('SKIP: the fixtures are not in %s' % fx)
-        return 77
+    missing = [p[0] for p in pairs if not os.path.exists(os.path.join(fx, p[0], 'ref.yuv'))]
+    if missing:
+        print('FAIL: %s not in %s (the build unpacks tests/data there)' % (', '.join(missing), fx))
+        return 1
     probe, why = run(a.exe, ['-r', os.path.join(fx, pairs[0][0], 'ref.yuv'), '-d',
                              os.path.join(fx, pairs[0][0], 'dis.yuv'), '-w', str(pairs[0][1]),
                              '-h', str(pairs[0][2]), '-p', '420', '-b', str(pairs[0][3]),

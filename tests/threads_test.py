@@ -11,9 +11,9 @@ CASES = [  # pair, w, h, fmt, bpc
 ]
 
 
-def run(exe, shared, case, threads, out):
+def run(exe, data, case, threads, out):
     pair, w, h, fmt, bpc = case
-    d = os.path.join(shared, 'fixtures', pair)
+    d = os.path.join(data, 'fixtures', pair)
     dis = os.path.join(d, 'dis.yuv')
     argv = exe + ['-r', os.path.join(d, 'ref.yuv'), '-d', dis if os.path.exists(dis) else os.path.join(d, 'ref.yuv'),
             '-w', str(w), '-h', str(h), '-p', fmt, '-b', str(bpc),
@@ -41,18 +41,18 @@ def flat(doc):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
-    ap.add_argument('--shared', required=True)
+    ap.add_argument('--data', required=True)
     a = ap.parse_args()
     a.exe = shlex.split(os.environ.get('MESON_EXE_WRAPPER', '')) + [os.path.abspath(a.exe)]
-    if not os.path.isdir(os.path.join(a.shared, 'fixtures')):
-        print('SKIP: no fixtures under %s' % a.shared)
-        return 77
+    if not os.path.isdir(os.path.join(a.data, 'fixtures')):
+        print('FAIL: no fixtures under %s (the build unpacks tests/data there)' % a.data)
+        return 1
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         for case in CASES:
             base = None
             for t in (0, 1, 2, 3):
-                doc = run(a.exe, a.shared, case, t, os.path.join(tmp, 'o%d.json' % t))
+                doc = run(a.exe, a.data, case, t, os.path.join(tmp, 'o%d.json' % t))
                 if doc is None:
                     ok = False
                     break

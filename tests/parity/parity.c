@@ -11,11 +11,12 @@
  * metric whose every case was refused, or an unknown --only name, fails);
  * 77 (skipped) when this machine has no usable GPU.
  *
- * usage: parity [--shared DIR] [--quick] [--lite] [--sanitize] [--verbose] [--self-check]
+ * usage: parity [--data DIR] [--quick] [--lite] [--sanitize] [--verbose] [--self-check]
  *               [--sets N] [--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off]
  *               [--opencl-device N|P:D] [--ciede-host-pixels]
- *   --shared DIR  folder with fixtures/ and golden/netflix-v3.2.0/manifest.json
- *                 (the float_adm option sets of the goldens are read from it)
+ *   --data DIR    the unpacked test data (the build's test-data/): fixtures/ and
+ *                 golden/netflix-v3.2.0/manifest.json (the float_adm option sets of
+ *                 the goldens are read from it)
  *   --backend B   the backend under test (default cuda); opencl checks the
  *                 metrics that have an OpenCL twin (OPENCL_TWINS) unless --only
  *   --opencl-fp64 native fp64 where the device has it (auto), or the
@@ -615,10 +616,10 @@ static const char *const ms_ssim_sets[] = {
 
 /* The float_adm option sets the goldens were made with: every distinct
  * "float_adm=..." argument in manifest.json (a plain text scan). */
-static void load_manifest_sets(const char *shared)
+static void load_manifest_sets(const char *data)
 {
     char path[1024];
-    snprintf(path, sizeof(path), "%s/golden/netflix-v3.2.0/manifest.json", shared);
+    snprintf(path, sizeof(path), "%s/golden/netflix-v3.2.0/manifest.json", data);
     FILE *f = fopen(path, "rb");
     if (!f) {
         printf("note: %s not found; built-in float_adm option sets only\n", path);
@@ -667,15 +668,12 @@ static const char *field(const char *obj, const char *end, const char *key, char
     return out;
 }
 
-static unsigned load_fixtures(const char *shared, Content *out, unsigned max)
+static unsigned load_fixtures(const char *data, Content *out, unsigned max)
 {
     char path[1024];
-    snprintf(path, sizeof(path), "%s/fixtures/fixtures.json", shared);
+    snprintf(path, sizeof(path), "%s/fixtures/fixtures.json", data);
     FILE *f = fopen(path, "rb");
-    if (!f) {
-        printf("note: %s not found; generated content only\n", path);
-        return 0;
-    }
+    if (!f) return 0;
     static char text[1 << 20];
     const size_t n = fread(text, 1, sizeof(text) - 1, f);
     text[n] = '\0';
@@ -699,8 +697,8 @@ static unsigned load_fixtures(const char *shared, Content *out, unsigned max)
             c->frames = (unsigned)atoi(fr);
             char *rp = malloc(1200), *dp = malloc(1200);
             if (!rp || !dp) { free(rp); free(dp); break; }
-            snprintf(rp, 1200, "%s/fixtures/%s/ref.yuv", shared, name);
-            snprintf(dp, 1200, "%s/fixtures/%s/dis.yuv", shared, name);
+            snprintf(rp, 1200, "%s/fixtures/%s/ref.yuv", data, name);
+            snprintf(dp, 1200, "%s/fixtures/%s/dis.yuv", data, name);
             c->ref_path = rp;
             c->dis_path = dp;
             count++;
@@ -765,11 +763,11 @@ static void add_generated(Content *out, unsigned *n, unsigned w, unsigned h, uns
 
 int main(int argc, char **argv)
 {
-    const char *shared = NULL;
+    const char *data = NULL;
     bool quick = false, lite = false;
     size_t lite_sets = LITE_SETS;
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--shared") && i + 1 < argc) shared = argv[++i];
+        if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = true;
         else if (!strcmp(argv[i], "--lite")) lite = quick = true;
         else if (!strcmp(argv[i], "--sets") && i + 1 < argc && atoi(argv[i + 1]) > 0)
@@ -792,7 +790,7 @@ int main(int argc, char **argv)
                    (!strcmp(argv[i + 1], "auto") || !strcmp(argv[i + 1], "off"))) {
             test_fp64 = !strcmp(argv[++i], "off") ? EXACTVMAF_FP64_OFF : EXACTVMAF_FP64_AUTO;
         } else {
-            fprintf(stderr, "usage: parity [--shared DIR] [--quick] [--lite] [--sets N] [--sanitize] [--verbose] "
+            fprintf(stderr, "usage: parity [--data DIR] [--quick] [--lite] [--sets N] [--sanitize] [--verbose] "
                             "[--self-check] [--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off] "
                             "[--opencl-device N|P:D] [--ciede-host-pixels]\n");
             return 2;
@@ -855,8 +853,15 @@ int main(int argc, char **argv)
                          "no RCPSS on this processor");
 
     static Content fixtures[64], gen[64];
-    unsigned n_fix = shared && !sanitize ? load_fixtures(shared, fixtures, 64) : 0;
-    if (shared) load_manifest_sets(shared);
+    unsigned n_fix = data && !sanitize ? load_fixtures(data, fixtures, 64) : 0;
+    if (data && !sanitize && !n_fix) {
+        /* The build unpacks them: a run without them would pass on generated
+         * content alone. */
+        printf("FAIL: no fixtures in %s/fixtures/fixtures.json (the build unpacks tests/data "
+               "there)\n", data);
+        return 1;
+    }
+    if (data) load_manifest_sets(data);
 
     unsigned n_gen = 0;
     if (sanitize) {
