@@ -17,14 +17,10 @@ usage: messages_test.py --exe build/tools/exactvmaf --fake-cuda build/tests/fake
 """
 import argparse, json, os, re, subprocess, sys, tempfile
 
-results = []
+import testlib
+from testlib import record
+
 SOURCE_REF = re.compile(r'\[[^\]]*\.(c|h|cu|cl):\d+\]|\b[\w/.-]+\.(c|h|cu):\d+')
-
-
-def record(name, ok, why=''):
-    results.append(ok)
-    print('%-66s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[-1500:]),
-          flush=True)
 
 
 def main():
@@ -125,8 +121,7 @@ def main():
         else:
             print('(no OpenCL device: the OpenCL errors are not checked)')
 
-    print('%d/%d checks passed' % (sum(results), len(results)))
-    return 0 if results and all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':

@@ -15,13 +15,8 @@ usage: opencl_cache_test.py --exe build/tools/exactvmaf --shared ../shared
 """
 import argparse, json, os, re, subprocess, sys, tempfile
 
-results = []
-
-
-def record(name, ok, why=''):
-    results.append(ok)
-    print('%-66s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[-1500:]),
-          flush=True)
+import testlib
+from testlib import record
 
 
 class Run:
@@ -134,8 +129,7 @@ def main():
         left = [f for f in os.listdir(os.path.join(cache, 'opencl')) if not f.endswith('.clbin')]
         record('no temporary files left in the cache', not left, left)
 
-    print('%d/%d checks passed' % (sum(results), len(results)))
-    return 0 if results and all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':

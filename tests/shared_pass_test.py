@@ -12,13 +12,8 @@ usage: shared_pass_test.py --exe build/tools/exactvmaf --shared ../shared [--bac
 """
 import argparse, json, os, struct, subprocess, sys, tempfile
 
-results = []
-
-
-def record(name, ok, why=''):
-    results.append(ok)
-    print('%-70s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[:400]),
-          flush=True)
+import testlib
+from testlib import record
 
 
 def bits(x):
@@ -119,8 +114,7 @@ def main():
                                                                   total),
                        total > 0 and same == total, first)
 
-    print('%d passed, %d failed' % (results.count(True), results.count(False)))
-    return 0 if all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':
