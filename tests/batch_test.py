@@ -333,6 +333,7 @@ def main():
             record('--gpus 0: results on the GPU worker == the CPU workers\'',
                    len(same) == len(jobs), 'identical: %s' % same)
         else:
+            testlib.missing_device('no GPU: --gpus 0 is checked as on a machine without one')
             record('--gpus 0 without a GPU: every job fails naming CUDA (exit 1)',
                    r.returncode == 1 and all(s['status'] == 'error' and
                                              'cuda' in s['error'].lower() for s in summary),

@@ -76,8 +76,7 @@ def main():
 
     listed = listed_opencl(a.exe)
     if '0:0' not in listed:
-        print('SKIP: no OpenCL device 0:0 listed')
-        return 77
+        return testlib.no_device('no OpenCL device 0:0 listed')
     fx = os.path.join(a.shared, 'fixtures', 'q_160x90_8b')
     if not os.path.isfile(os.path.join(fx, 'ref.yuv')):
         print('SKIP: %s has no fixtures/q_160x90_8b' % a.shared)

@@ -20,6 +20,8 @@ usage: memory_pressure_test.py --exe B/tools/exactvmaf [--backend cuda,opencl]
 """
 import argparse, ctypes, json, os, random, struct, subprocess, sys, tempfile, threading
 
+import testlib
+
 W, H = 1920, 1080
 
 GRABBER = r'''
@@ -150,8 +152,7 @@ def main():
     ap.add_argument('--spare', type=int, default=1024, help='MiB left free before the run')
     a = ap.parse_args()
     if not have_cuda():
-        print('SKIP: no CUDA device (the grabber takes memory through libcuda)')
-        return 77
+        return testlib.no_device('no CUDA device (the grabber takes memory through libcuda)')
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         rc, err, cpu, _ = run(a, tmp, 'cpu', a.frames)

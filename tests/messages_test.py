@@ -94,7 +94,7 @@ def main():
             record('--log-level debug: the failing call\'s source line is there',
                    code == 0 and any(re.search(r'cuda_state\.c:\d+', l) for l in lines), lines)
         else:
-            print('(built without CUDA: the CUDA fallback is not checked)')
+            testlib.missing_device('built without CUDA: the CUDA fallback is not checked')
 
         listing = subprocess.run([a.exe, '--list-devices'], capture_output=True, text=True)
         if any(l.startswith('opencl ') for l in listing.stdout.splitlines()):
@@ -119,7 +119,7 @@ def main():
                    [l for l in body if '"backends"' not in l and '"opencl"' not in l] ==
                    [l for l in cpu if '"backends"' not in l and '"cpu"' not in l], (code, lines))
         else:
-            print('(no OpenCL device: the OpenCL errors are not checked)')
+            testlib.missing_device('no OpenCL device: the OpenCL errors are not checked')
 
     return testlib.finish()
 

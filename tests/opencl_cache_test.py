@@ -46,8 +46,7 @@ def main():
     a = ap.parse_args()
     listing = subprocess.run([a.exe, '--list-devices'], capture_output=True, text=True).stdout
     if not any(l.startswith('opencl ') for l in listing.splitlines()):
-        print('SKIP: no OpenCL device')
-        return 77
+        return testlib.no_device('no OpenCL device')
     fx = os.path.join(a.shared, 'fixtures', 'q_160x90_8b')
     if not os.path.isfile(os.path.join(fx, 'ref.yuv')):
         print('SKIP: %s has no fixtures/q_160x90_8b' % a.shared)

@@ -143,8 +143,7 @@ def main():
         if cu.cuInit(0) or cu.cuDeviceGetCount(ctypes.byref(n)) or not n.value:
             raise OSError('no CUDA device')
     except OSError as e:
-        print('SKIP: no CUDA device here (%s)' % e)
-        return 77
+        return testlib.no_device('no CUDA device here (%s)' % e)
     os.environ['EXACTVMAF_LIBRARY'] = a.lib
     sys.path.insert(0, a.package)
     import exactvmaf

@@ -53,9 +53,8 @@ def main():
                              '--feature', 'psnr'])
     if probe is None:
         if a.backend != 'cpu':
-            print('SKIP: backend %s is not usable here: %s'
-                  % (a.backend, '; '.join(l for l in str(why).splitlines() if l.strip())))
-            return 77
+            return testlib.no_device('backend %s is not usable here: %s' % (
+                a.backend, '; '.join(l for l in str(why).splitlines() if l.strip())))
         record('probe run', False, why)
 
     groups = {

@@ -118,6 +118,9 @@ def hwdec(exe, tmp, src, ffv1, ffv1_10, dis10):
     """--hwdec on an H.264 pair (and FFV1 + H.264 High 10, which NVDEC refuses)."""
     gpu = cuda_usable(exe)
     print('    this machine has %s CUDA device' % ('a usable' if gpu else 'no usable'))
+    if not gpu:
+        testlib.missing_device('no usable CUDA device: --hwdec is checked as on a machine '
+                               'without NVDEC')
     ref, dis = (os.path.join(tmp, 'hw_%s.mp4' % x) for x in ('ref', 'dis'))
     ffmpeg('-i', src, '-c:v', 'libx264', '-crf', '18', ref)
     ffmpeg('-i', src, '-c:v', 'libx264', '-crf', '36', dis)

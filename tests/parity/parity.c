@@ -9,7 +9,8 @@
  * outputs not computed on the backend) and exits 0 only when everything is
  * identical and every metric asked for compared at least one output (a
  * metric whose every case was refused, or an unknown --only name, fails);
- * 77 (skipped) when this machine has no usable GPU.
+ * 77 (skipped) when this machine has no usable GPU (a failure under
+ * EXACTVMAF_REQUIRE_GPU=1, tests/no_device.h).
  *
  * usage: parity [--shared DIR] [--quick] [--lite] [--sanitize] [--verbose] [--self-check]
  *               [--sets N] [--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off]
@@ -59,6 +60,7 @@
 #include "feature/extractor.h"
 #include "feature/ciede/ciede_arith.h"
 #include "feature/float_adm/adm_rcp_model.h"
+#include "no_device.h"
 
 #define MAX_SETS 128
 /* Option sets per metric on each fixture with --lite. */
@@ -816,17 +818,15 @@ int main(int argc, char **argv)
     if (test_backend == EXACTVMAF_BACKEND_CUDA) {
         char why[256] = "";
         if (evc_state_open(&keep, 0, why, sizeof(why))) {
-            printf("SKIP: no usable GPU backend on this machine: %s\n", why);
-            return 77;
+            return no_device("no usable GPU backend on this machine: %s", why);
         }
         printf("backend cuda: %s\n", evc_state_device_name(keep));
     } else if (test_backend == EXACTVMAF_BACKEND_OPENCL) {
         char line[512];
         const unsigned dev = test_device && !strchr(test_device, ':') ? (unsigned)atoi(test_device) : 0;
         if (exactvmaf_device_describe(EXACTVMAF_BACKEND_OPENCL, dev, line, sizeof(line))) {
-            printf("SKIP: no usable OpenCL device on this machine%s%s\n", *line ? ": " : "",
-                   line);
-            return 77;
+            return no_device("no usable OpenCL device on this machine%s%s", *line ? ": " : "",
+                             line);
         }
         printf("backend %s, fp64 %s\n", line, test_fp64 == EXACTVMAF_FP64_OFF ? "off" : "auto");
 #if EXACTVMAF_HAVE_OPENCL
