@@ -38,6 +38,9 @@
  *                 lines, the run fails unless there were open pixels, frames
  *                 with hard pixels listed and frames with more hard pixels
  *                 than the list holds (each a path of the host's)
+ *   --list        print the metrics such a run checks, one a line, and exit
+ *                 without opening a device (scripts/gpu-check.sh runs a
+ *                 process per metric)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -770,6 +773,7 @@ int main(int argc, char **argv)
     const char *shared = NULL;
     bool quick = false, lite = false;
     size_t lite_sets = LITE_SETS;
+    bool list = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--shared") && i + 1 < argc) shared = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = true;
@@ -780,6 +784,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--verbose")) verbose = true;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--ciede-host-pixels")) count_ciede = true;
+        else if (!strcmp(argv[i], "--list")) list = true;
         else if (!strcmp(argv[i], "--self-check")) {
             test_backend = EXACTVMAF_BACKEND_CPU;
             test_backend_name = "cpu";
@@ -796,7 +801,7 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "usage: parity [--shared DIR] [--quick] [--lite] [--sets N] [--sanitize] [--verbose] "
                             "[--self-check] [--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off] "
-                            "[--opencl-device N|P:D] [--ciede-host-pixels]\n");
+                            "[--opencl-device N|P:D] [--ciede-host-pixels] [--list]\n");
             return 2;
         }
     }
@@ -807,6 +812,14 @@ int main(int argc, char **argv)
             return 2;
         }
         p += k + (p[k] == ',');
+    }
+    /* OpenCL: the metrics with a twin, unless --only names others. */
+    const bool all_twins = !only && test_backend == EXACTVMAF_BACKEND_OPENCL;
+    if (all_twins) only = test_fp64 == EXACTVMAF_FP64_OFF ? OPENCL_TWINS_NO_FP64 : OPENCL_TWINS;
+    if (list) {
+        for (const VmafFeatureExtractor *const *f = vmaf_fex_list(); *f; f++)
+            if ((*f)->extract && wanted((*f)->name)) puts((*f)->name);
+        return 0;
     }
 
     /* Held open to the end: the device's primary context then lives across
@@ -842,10 +855,8 @@ int main(int argc, char **argv)
             printf("note: the OpenCL device is not held open (%s): each run builds its "
                    "programs\n", why);
 #endif
-        if (!only) {
-            only = test_fp64 == EXACTVMAF_FP64_OFF ? OPENCL_TWINS_NO_FP64 : OPENCL_TWINS;
+        if (all_twins)
             printf("the metrics with an OpenCL twin: %s\n", only);
-        }
     }
     const uint32_t *table;
     const int proven = adm_rcp_model_probe(&table);
