@@ -46,6 +46,7 @@
 # usage: scripts/gpu-check.sh [--logs DIR] [--build DIR] [--data DIR] [--clips DIR]
 #                             [--only PART,...] [--sets SET,...] [--metrics M,...]
 #                             [--jobs N] [--budget SECONDS] [--opencl-any] [--list]
+#                             [--summarise]
 #   --logs DIR       the summary (summary.txt), each part's log (parts/), the
 #                    sanitizers' logs (sanitize/) and the machine (machine.txt);
 #                    default BUILD/logs
@@ -65,6 +66,8 @@
 #   --opencl-any     accept an OpenCL device that is not NVIDIA's (without it
 #                    the OpenCL parts fail on a machine whose OpenCL is not
 #                    NVIDIA's: a run on PoCL proves nothing about the GPU)
+#   --summarise      run nothing: the summary of the runs logged in --logs
+#                    (logs copied back from the GPU machine, say)
 # Without a GPU the parts still run, to check the gate itself: the CUDA ones
 # fail (as they must), the OpenCL ones pass on PoCL with --opencl-any.
 #
@@ -91,7 +94,7 @@ usage() {   # the header from "usage:" on
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 
 B=build-gpu-check LOGS="" DATA="" CLIPS=${EXACTVMAF_HWDEC_CLIPS:-} ONLY="" SETS="" METRICS=""
-JOBS=$(( $(nproc) / 2 )) BUDGET=520 OPENCL_ANY=0 GOLDEN_OPT="" PARITY_OPT=""
+JOBS=$(( $(nproc) / 2 )) BUDGET=520 OPENCL_ANY=0 GOLDEN_OPT="" PARITY_OPT="" SUMMARISE=0
 while [ $# -gt 0 ]; do
     case $1 in
     --logs) LOGS=$(abs "$2"); shift ;;
@@ -104,6 +107,7 @@ while [ $# -gt 0 ]; do
     --jobs) JOBS=$2; shift ;;
     --budget) BUDGET=$2; shift ;;
     --opencl-any) OPENCL_ANY=1 ;;
+    --summarise) SUMMARISE=1 ;;
     --list) printf '%s\n' "${ALL_PARTS[@]}"; exit 0 ;;
     -h|--help) usage 0 ;;
     *) echo "gpu-check.sh: unknown option $1" >&2; usage ;;
@@ -318,7 +322,7 @@ summary_golden() {
             if (split($0, c, "; on the CPU: ") == 2) { n2 = split(c[2], w, ", ")
                 for (i = 1; i <= n2; i++) cpu[w[i]] = 1 } }
         END { printf "%d/%d outputs identical over %d sets", s, t, n
-              if (d) printf " (%d of them Netflix'"'"'s documented 18x22 mismatch)", d
+              if (d) printf " (the other %d: Netflix'"'"'s documented 18x22 mismatch)", d
               if (runs) printf "; extractors on the backend: %d of %d", on, runs
               sep = " (on the CPU: "
               for (k in cpu) { printf "%s%s", sep, k; sep = ", " }
@@ -420,12 +424,16 @@ summarise() {
         "NOT RUN") notrun="$notrun $p" ;;
         esac
     done
+    # The time from the first run's start to the last one's end.
+    local took
+    took=$(cat "$PARTS_DIR"/*.rc 2>/dev/null |
+           awk 'NR == 1 || $2 < s { s = $2 } NR == 1 || $3 > e { e = $3 } END { print e - s }')
     echo
     if [ -n "$failed" ]; then
-        echo "gpu-check: FAIL:$failed${notrun:+; not run:$notrun} ($(($(date +%s) - START)) s; logs in $LOGS)"
+        echo "gpu-check: FAIL:$failed${notrun:+; not run:$notrun} (${took:-0} s; logs in $LOGS)"
         status=1
     else
-        echo "gpu-check: PASS: every part equal bit for bit${notrun:+, except not run:$notrun (see its line)} ($(($(date +%s) - START)) s)"
+        echo "gpu-check: PASS: every part equal bit for bit${notrun:+, except not run:$notrun (see its line)} (${took:-0} s)"
     fi
     return $status
 }
@@ -468,6 +476,16 @@ describe_machine() {
 # ---- Main ----
 
 declare -A BLOCKED=()
+if [ "$SUMMARISE" = 1 ]; then
+    ran=()
+    for p in "${parts[@]}"; do
+        compgen -G "$PARTS_DIR/$p.rc" > /dev/null || compgen -G "$PARTS_DIR/$p@*.rc" > /dev/null &&
+            ran+=("$p")
+    done
+    parts=("${ran[@]}")
+    summarise
+    exit
+fi
 rm -rf "$PARTS_DIR"
 mkdir -p "$PARTS_DIR"
 note "gate: ${parts[*]}; logs in $LOGS; $BUDGET s"
