@@ -24,20 +24,25 @@
 # the script exits 1. A workload is stopped after $SANITIZE_TIMEOUT seconds
 # (default 1800). Logs: $SANITIZE_LOGS (default build/sanitize). Some of the
 # tools only: SANITIZE_TOOLS="racecheck initcheck". Exits 77
-# where there is no compute-sanitizer or no CUDA device.
+# where there is no compute-sanitizer or no CUDA device, 1 there under
+# EXACTVMAF_REQUIRE_GPU=1 (as tests/no_device.h does for the C tests).
 set -u
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/.." || exit 1
 B=${1:-build}
 S=${2:-$B/test-data}
 LOGS=${SANITIZE_LOGS:-$B/sanitize}
 LIMIT=${SANITIZE_TIMEOUT:-1800}
+no_device() {
+    if [ "${EXACTVMAF_REQUIRE_GPU:-}" = 1 ]; then
+        echo "FAIL: $1 (EXACTVMAF_REQUIRE_GPU=1: a device must be there)"; exit 1
+    fi
+    echo "SKIP: $1"; exit 77
+}
 CS=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null)
-if [ -z "$CS" ]; then
-    echo "SKIP: no compute-sanitizer on this machine"; exit 77
-fi
+[ -n "$CS" ] || no_device "no compute-sanitizer on this machine"
 if ! "$B/tests/parity" --self-check --only psnr > /dev/null 2>&1 ||
    ! nvidia-smi -L > /dev/null 2>&1; then
-    echo "SKIP: no CUDA device on this machine (or no build in $B)"; exit 77
+    no_device "no CUDA device on this machine (or no build in $B)"
 fi
 mkdir -p "$LOGS"
 # A GPU run of the CLI ends with _exit once its outputs are written; the

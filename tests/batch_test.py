@@ -26,13 +26,8 @@ usage: batch_test.py --cli build/tools/exactvmaf --package python/
 """
 import argparse, csv, json, os, signal, subprocess, sys, tempfile, time
 
-results = []
-
-
-def record(name, ok, why=''):
-    results.append(ok)
-    print('%-64s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[:600]),
-          flush=True)
+import testlib
+from testlib import record
 
 
 def write_y4m(np, path, w, h, n, bpc, seed, noise, tagged=False):
@@ -338,6 +333,7 @@ def main():
             record('--gpus 0: results on the GPU worker == the CPU workers\'',
                    len(same) == len(jobs), 'identical: %s' % same)
         else:
+            testlib.missing_device('no GPU: --gpus 0 is checked as on a machine without one')
             record('--gpus 0 without a GPU: every job fails naming CUDA (exit 1)',
                    r.returncode == 1 and all(s['status'] == 'error' and
                                              'cuda' in s['error'].lower() for s in summary),
@@ -386,8 +382,7 @@ def main():
                r.returncode == 2 and 'no_such_option' in r.stderr and
                not os.path.exists(os.path.join(tmp, 'out5')), r.stderr[-300:])
 
-    print('%d passed, %d failed' % (results.count(True), results.count(False)))
-    return 0 if all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':

@@ -23,13 +23,8 @@ usage: compare_dask_test.py --cli build/tools/exactvmaf --package python/
 """
 import argparse, json, logging, os, re, shutil, struct, subprocess, sys, tempfile
 
-results = []
-
-
-def record(name, ok, why=''):
-    results.append(bool(ok))
-    print('%-64s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[:600]),
-          flush=True)
+import testlib
+from testlib import record
 
 
 def same(a, b, where='$'):
@@ -184,8 +179,7 @@ def main():
                r.returncode == 2 and encs[-1] in r.stderr and
                not os.path.exists(p('short.json')), r.stderr[-300:])
 
-    print('%d passed, %d failed' % (results.count(True), results.count(False)))
-    return 0 if all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':

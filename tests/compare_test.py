@@ -35,13 +35,10 @@ usage: compare_test.py --exe build/tools/exactvmaf [--package python]
 """
 import argparse, json, math, os, re, shutil, struct, subprocess, sys, tempfile
 
-results = []
+import testlib
+from testlib import record
+
 skipped = []
-
-
-def record(name, ok, why=''):
-    results.append(bool(ok))
-    print('%-64s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + why), flush=True)
 
 
 def bits(x):
@@ -274,9 +271,9 @@ def main():
     if skipped:
         print('SKIPPED: the end-to-end checks that need %s (not installed; Debian: apt-get '
               'install %s)' % (' and '.join(skipped), ' '.join(skipped)))
-    print('%d passed, %d failed' % (results.count(True), results.count(False)))
-    if not all(results):
-        return 1
+    rc = testlib.finish()
+    if rc:
+        return rc
     return 77 if 'ffmpeg' in skipped else 0
 
 

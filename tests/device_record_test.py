@@ -18,13 +18,8 @@ usage: device_record_test.py --exe build/tools/exactvmaf --lib build/src/libexac
 import argparse, json, os, re, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
 
-results = []
-
-
-def record(name, ok, why=''):
-    results.append(ok)
-    print('%-66s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[-1500:]),
-          flush=True)
+import testlib
+from testlib import record
 
 
 def listed_opencl(exe):
@@ -81,8 +76,7 @@ def main():
 
     listed = listed_opencl(a.exe)
     if '0:0' not in listed:
-        print('SKIP: no OpenCL device 0:0 listed')
-        return 77
+        return testlib.no_device('no OpenCL device 0:0 listed')
     fx = os.path.join(a.data, 'fixtures', 'q_160x90_8b')
     if not os.path.isfile(os.path.join(fx, 'ref.yuv')):
         print('FAIL: %s has no fixtures/q_160x90_8b (the build unpacks tests/data there)'
@@ -193,8 +187,7 @@ print(json.dumps(out))
             record('Python Result.devices of a CPU run say cpu',
                    dev == {k: [{'backend': 'cpu'}] for k in be} and len(be) > 0, dev)
 
-    print('%d/%d checks passed' % (sum(results), len(results)))
-    return 0 if results and all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':

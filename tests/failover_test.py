@@ -15,6 +15,8 @@ clip: a run where the injector did not fire fails the test.
 """
 import argparse, json, os, re, struct, subprocess, sys, tempfile
 
+import testlib
+
 W, H, FRAMES = 224, 180, 24     # cambi needs 216 on a side, float_ms_ssim 176x176
 TWINS = ['float_adm', 'float_vif', 'float_motion', 'vif', 'motion', 'adm', 'psnr',
          'float_psnr', 'float_ms_ssim', 'float_ssim', 'float_moment', 'psnr_hvs',
@@ -248,9 +250,8 @@ def main():
         clip(os.path.join(tmp, 'ref.yuv'), os.path.join(tmp, 'dis.yuv'))
         probe = run(a, tmp, a.backend, [], os.path.join(tmp, 'p.json'))
         if probe.returncode:
-            print('SKIP: --backend %s does not run here: %s' %
-                  (a.backend, ' / '.join(probe.lines[-2:])))
-            return 77
+            return testlib.no_device('--backend %s does not run here: %s' %
+                                     (a.backend, ' / '.join(probe.lines[-2:])))
         configs = [['--threads', '0'], ['--threads', '4'], ['--threads', '2', '--subsample', '3'],
                    ['--threads', '0', '--gpu', '0,0']]
         if a.quick:

@@ -26,6 +26,8 @@ the backend asked for).
 """
 import argparse, json, math, os, re, shlex, struct, subprocess, sys, tempfile
 
+import testlib
+
 # Each set: which golden files (config prefix, variant), which --feature
 # extractors of their command lines run (others are dropped: a features_* file
 # lists several metrics, each compared by its own set), and which outputs are
@@ -228,12 +230,11 @@ def main():
         return 1
     manifest = json.load(open(os.path.join(gdir, 'manifest.json')))
     if a.backend in ('cuda', 'opencl'):
-        # A GPU backend needs a device of its kind: skip without one.
+        # A GPU backend needs a device of its kind.
         listing = subprocess.run(a.exe + ['--list-devices'], capture_output=True, text=True)
         if not any(l.startswith(a.backend + ' ') for l in listing.stdout.splitlines()):
-            print('SKIP: no %s device here: %s' % (a.backend, ' '.join(
+            return testlib.no_device('no %s device here: %s' % (a.backend, ' '.join(
                 l for l in listing.stdout.splitlines() if l.startswith(a.backend + ':'))))
-            return 77
 
     division = 'ieee'
     if a.set == 'rcp':

@@ -13,7 +13,8 @@
  * to the same frames as host pictures; every wrapped frame released once.
  * The same on OpenCL with --backend opencl (every OpenCL twin; the device
  * memory and device picture checks are CUDA's). Exits 77 (skipped) without
- * a usable device of the backend.
+ * a usable device of the backend (a failure under EXACTVMAF_REQUIRE_GPU=1,
+ * tests/no_device.h).
  *
  * usage: gpu_pipeline_test [--quick | --sanitize[=light]] [--device-pictures]
  *                          [--backend cuda|opencl]
@@ -44,6 +45,7 @@
 #if EXACTVMAF_HAVE_CUDA
 #include "gpu/cuda/cuda_common.h"
 #endif
+#include "no_device.h"
 
 /* The backend under test (--backend), and its name in the outputs' "backends". */
 static enum ExactvmafBackend gpu_backend = EXACTVMAF_BACKEND_CUDA;
@@ -503,14 +505,12 @@ int main(int argc, char **argv)
     if (gpu_backend == EXACTVMAF_BACKEND_OPENCL) {
         char line[512] = "";
         if (exactvmaf_device_describe(EXACTVMAF_BACKEND_OPENCL, 0, line, sizeof(line))) {
-            printf("SKIP: no usable OpenCL device%s%s\n", *line ? ": " : "", line);
-            return 77;
+            return no_device("no usable OpenCL device%s%s", *line ? ": " : "", line);
         }
         printf("backend %s\n", line);
         count = 1;
     } else if (evc_device_count(&count, why, sizeof(why)) || !count) {
-        printf("SKIP: no usable CUDA device: %s\n", count ? why : why[0] ? why : "none");
-        return 77;
+        return no_device("no usable CUDA device: %s", count ? why : why[0] ? why : "none");
     }
 
     if (light) {

@@ -20,6 +20,8 @@ usage: memory_pressure_test.py --exe B/tools/exactvmaf [--backend cuda,opencl]
 """
 import argparse, ctypes, json, os, random, struct, subprocess, sys, tempfile, threading
 
+import testlib
+
 W, H = 1920, 1080
 
 GRABBER = r'''
@@ -70,13 +72,19 @@ def frame(i, dis):
 
 
 def feed(path, n, dis, gate, at, arrived):
-    with open(path, 'wb') as f:
-        f.write(b'YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C420jpeg\n' % (W, H))
-        for i in range(n):
-            if i == at:
-                arrived.set()
-                gate.wait()
-            f.write(frame(i, dis))
+    try:
+        with open(path, 'wb') as f:
+            f.write(b'YUV4MPEG2 W%d H%d F25:1 Ip A1:1 C420jpeg\n' % (W, H))
+            for i in range(n):
+                if i == at:
+                    arrived.set()
+                    gate.wait()
+                f.write(frame(i, dis))
+    except BrokenPipeError:
+        pass        # the run stopped reading; its exit status says why
+    finally:
+        # A run that stops before frame `at` must not leave the grabber waiting.
+        arrived.set()
 
 
 def run(a, tmp, backend, n, at=None, spare=None):
@@ -144,8 +152,7 @@ def main():
     ap.add_argument('--spare', type=int, default=1024, help='MiB left free before the run')
     a = ap.parse_args()
     if not have_cuda():
-        print('SKIP: no CUDA device (the grabber takes memory through libcuda)')
-        return 77
+        return testlib.no_device('no CUDA device (the grabber takes memory through libcuda)')
     ok = True
     with tempfile.TemporaryDirectory() as tmp:
         rc, err, cpu, _ = run(a, tmp, 'cpu', a.frames)
@@ -161,6 +168,8 @@ def main():
                 errs = []
                 if rc:
                     errs.append('exit %d' % rc)
+                if not said.startswith('held '):
+                    errs.append('no memory was taken from the run')
                 got = flat(doc) if doc else {}
                 same = sum(1 for k in want if got.get(k) == want[k])
                 if doc and (same != len(want) or len(got) != len(want)):

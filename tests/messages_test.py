@@ -17,14 +17,10 @@ usage: messages_test.py --exe build/tools/exactvmaf --fake-cuda build/tests/fake
 """
 import argparse, json, os, re, shutil, subprocess, sys, tempfile
 
-results = []
+import testlib
+from testlib import record
+
 SOURCE_REF = re.compile(r'\[[^\]]*\.(c|h|cu|cl):\d+\]|\b[\w/.-]+\.(c|h|cu):\d+')
-
-
-def record(name, ok, why=''):
-    results.append(ok)
-    print('%-66s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[-1500:]),
-          flush=True)
 
 
 def decode_choice(a, fx, tmp, fake):
@@ -164,7 +160,7 @@ def main():
                    code == 0 and any(re.search(r'cuda_state\.c:\d+', l) for l in lines), lines)
             decode_choice(a, fx, tmp, fake)
         else:
-            print('(built without CUDA: the CUDA fallback is not checked)')
+            testlib.missing_device('built without CUDA: the CUDA fallback is not checked')
 
         listing = subprocess.run([a.exe, '--list-devices'], capture_output=True, text=True)
         if any(l.startswith('opencl ') for l in listing.stdout.splitlines()):
@@ -189,10 +185,9 @@ def main():
                    [l for l in body if '"backends"' not in l and '"opencl"' not in l] ==
                    [l for l in cpu if '"backends"' not in l and '"cpu"' not in l], (code, lines))
         else:
-            print('(no OpenCL device: the OpenCL errors are not checked)')
+            testlib.missing_device('no OpenCL device: the OpenCL errors are not checked')
 
-    print('%d/%d checks passed' % (sum(results), len(results)))
-    return 0 if results and all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':

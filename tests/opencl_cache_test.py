@@ -15,13 +15,8 @@ usage: opencl_cache_test.py --exe build/tools/exactvmaf --data build/test-data
 """
 import argparse, json, os, re, subprocess, sys, tempfile
 
-results = []
-
-
-def record(name, ok, why=''):
-    results.append(ok)
-    print('%-66s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[-1500:]),
-          flush=True)
+import testlib
+from testlib import record
 
 
 class Run:
@@ -51,8 +46,7 @@ def main():
     a = ap.parse_args()
     listing = subprocess.run([a.exe, '--list-devices'], capture_output=True, text=True).stdout
     if not any(l.startswith('opencl ') for l in listing.splitlines()):
-        print('SKIP: no OpenCL device')
-        return 77
+        return testlib.no_device('no OpenCL device')
     fx = os.path.join(a.data, 'fixtures', 'q_160x90_8b')
     if not os.path.isfile(os.path.join(fx, 'ref.yuv')):
         print('FAIL: %s has no fixtures/q_160x90_8b (the build unpacks tests/data there)'
@@ -135,8 +129,7 @@ def main():
         left = [f for f in os.listdir(os.path.join(cache, 'opencl')) if not f.endswith('.clbin')]
         record('no temporary files left in the cache', not left, left)
 
-    print('%d/%d checks passed' % (sum(results), len(results)))
-    return 0 if results and all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':

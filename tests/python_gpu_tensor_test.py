@@ -17,13 +17,8 @@ usage: python_gpu_tensor_test.py --lib build/src/libexactvmaf.so --package pytho
 """
 import argparse, ctypes, os, struct, sys
 
-results = []
-
-
-def record(name, ok, why=''):
-    results.append(ok)
-    print('%-64s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[:400]),
-          flush=True)
+import testlib
+from testlib import record
 
 
 class Driver:
@@ -148,8 +143,7 @@ def main():
         if cu.cuInit(0) or cu.cuDeviceGetCount(ctypes.byref(n)) or not n.value:
             raise OSError('no CUDA device')
     except OSError as e:
-        print('SKIP: no CUDA device here (%s)' % e)
-        return 77
+        return testlib.no_device('no CUDA device here (%s)' % e)
     os.environ['EXACTVMAF_LIBRARY'] = a.lib
     sys.path.insert(0, a.package)
     import exactvmaf
@@ -213,8 +207,7 @@ def main():
             r2 = exactvmaf.score(ref, dis, features=['psnr'], backend=backend, **kw)
             record('%d-bit Scorer on device frames, backend %s == numpy' % (bpc, backend),
                    bits_of(s.result) == bits_of(r2))
-    print('%d passed, %d failed' % (results.count(True), results.count(False)))
-    return 0 if all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':

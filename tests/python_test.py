@@ -17,13 +17,8 @@ usage: python_test.py --lib build/src/libexactvmaf.so --cli build/tools/exactvma
 """
 import argparse, json, os, struct, subprocess, sys, tempfile, time
 
-results = []
-
-
-def record(name, ok, why=''):
-    results.append(ok)
-    print('%-64s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[:400]),
-          flush=True)
+import testlib
+from testlib import record
 
 
 def bits(x):
@@ -348,8 +343,7 @@ def main():
         record('1000 calls: RSS grows by %d KiB over the last 900 (limit 4096)' % grown,
                grown < 4096)
 
-    print('%d passed, %d failed' % (results.count(True), results.count(False)))
-    return 0 if all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':

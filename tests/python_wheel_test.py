@@ -14,6 +14,9 @@ usage: python_wheel_test.py --source DIR --cli build/tools/exactvmaf --data buil
 """
 import argparse, json, os, shutil, subprocess, sys, tempfile, time
 
+import testlib
+from testlib import record
+
 CHILD = r'''
 import json, struct, sys
 import numpy as np
@@ -35,14 +38,6 @@ json.dump({'version': exactvmaf.__version__, 'library': exactvmaf.library_versio
                                          for k, p in r.pooled.items()}}
                        for name, r in (('files', files), ('numpy', arrays))}}, open(out, 'w'))
 '''
-
-results = []
-
-
-def record(name, ok, why=''):
-    results.append(ok)
-    print('%-64s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[:400]),
-          flush=True)
 
 
 def bits_hex(v):
@@ -155,8 +150,7 @@ def main():
                                env=env, capture_output=True, text=True)
             n = len(json.load(open(o))['frames']) if r.returncode == 0 else 0
             record('the bundled tool decodes an mp4 (%d frames)' % n, n > 0, r.stderr[-1000:])
-    print('%d passed, %d failed' % (results.count(True), results.count(False)))
-    return 0 if all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':

@@ -16,12 +16,8 @@ usage: report_test.py --exe build/tools/exactvmaf [--artifacts DIR]
 import argparse, json, math, os, re, shutil, struct, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
 
-results = []
-
-
-def record(name, ok, why=''):
-    results.append(ok)
-    print('%-58s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + why), flush=True)
+import testlib
+from testlib import record
 
 
 def y4m(path, w, h, n, seed):
@@ -201,8 +197,7 @@ def main():
                r.returncode == 0 and not console, '; '.join(console[:3]) or r.stderr[-300:])
         record('screenshot taken (%s)' % shot, png[:8] == b'\x89PNG\r\n\x1a\n' and len(png) > 20000,
                '%d bytes' % len(png))
-    print('%d passed, %d failed' % (results.count(True), results.count(False)))
-    return 0 if all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':

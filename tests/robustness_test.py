@@ -13,6 +13,9 @@ import argparse, csv, io, json, os, resource, signal, stat, subprocess, sys, tem
 import threading, time
 import xml.etree.ElementTree as ET
 
+import testlib
+from testlib import record
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SAMPLES = os.path.join(HERE, '..', 'samples')
 REF = os.path.join(SAMPLES, 'ref.y4m')
@@ -23,15 +26,6 @@ EXIT_USAGE, EXIT_INPUT, EXIT_COMPUTE, EXIT_OUTPUT = 1, 2, 3, 4
 EXTRACTORS = ['float_adm', 'float_vif', 'float_motion', 'adm', 'vif', 'motion', 'float_ssim',
               'float_ms_ssim', 'psnr', 'float_psnr', 'ciede', 'float_moment', 'psnr_hvs',
               'cambi', 'speed_chroma', 'speed_temporal']
-
-results = []        # (name, ok, why)
-args = None
-
-
-def record(name, ok, why=''):
-    results.append((name, ok, why))
-    if not ok or args.verbose:
-        print('%s: %s%s' % ('ok' if ok else 'FAIL', name, (' -- ' + why) if why else ''))
 
 
 def sanitized(exe):
@@ -677,7 +671,6 @@ def signal_cases(cli, tmp):
 
 
 def main():
-    global args
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
     ap.add_argument('--shared', help='unused; accepted like the other tests')
@@ -685,6 +678,7 @@ def main():
                     '(or one of these, comma-separated)')
     ap.add_argument('-v', '--verbose', action='store_true')
     args = ap.parse_args()
+    testlib.quiet = not args.verbose
     groups = [('y4m', y4m_header_cases), ('yuv', yuv_cases), ('pair', pair_cases),
               ('option', option_cases), ('model', model_cases), ('tiny', tiny_frame_cases),
               ('output', output_cases), ('signal', signal_cases)]
@@ -693,9 +687,7 @@ def main():
         for name, fn in groups:
             if any(o in name for o in args.only.split(',')):
                 fn(cli, tmp)
-    failed = [r for r in results if not r[1]]
-    print('%d cases, %d failed' % (len(results), len(failed)))
-    return 1 if failed else 0
+    return testlib.finish()
 
 
 if __name__ == '__main__':

@@ -12,13 +12,8 @@ usage: shared_pass_test.py --exe build/tools/exactvmaf --data build/test-data [-
 """
 import argparse, json, os, struct, subprocess, sys, tempfile
 
-results = []
-
-
-def record(name, ok, why=''):
-    results.append(ok)
-    print('%-70s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + str(why)[:400]),
-          flush=True)
+import testlib
+from testlib import record
 
 
 def bits(x):
@@ -58,9 +53,8 @@ def main():
                              '--feature', 'psnr'])
     if probe is None:
         if a.backend != 'cpu':
-            print('SKIP: backend %s is not usable here: %s'
-                  % (a.backend, '; '.join(l for l in str(why).splitlines() if l.strip())))
-            return 77
+            return testlib.no_device('backend %s is not usable here: %s' % (
+                a.backend, '; '.join(l for l in str(why).splitlines() if l.strip())))
         record('probe run', False, why)
 
     groups = {
@@ -119,8 +113,7 @@ def main():
                                                                   total),
                        total > 0 and same == total, first)
 
-    print('%d passed, %d failed' % (results.count(True), results.count(False)))
-    return 0 if all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':

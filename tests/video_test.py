@@ -29,13 +29,10 @@ usage: video_test.py --exe build/tools/exactvmaf --decoder yes|no
 """
 import argparse, json, os, re, shutil, struct, subprocess, sys, tempfile
 
+import testlib
+from testlib import record
+
 EXIT_INPUT = 2
-results = []
-
-
-def record(name, ok, why=''):
-    results.append(ok)
-    print('%-58s %s%s' % (name, 'ok' if ok else 'FAIL', '' if ok else ': ' + why), flush=True)
 
 
 def ffmpeg(*args):
@@ -121,6 +118,9 @@ def hwdec(exe, tmp, src, ffv1, ffv1_10, dis10):
     """--hwdec on an H.264 pair (and FFV1 + H.264 High 10, which NVDEC refuses)."""
     gpu = cuda_usable(exe)
     print('    this machine has %s CUDA device' % ('a usable' if gpu else 'no usable'))
+    if not gpu:
+        testlib.missing_device('no usable CUDA device: --hwdec is checked as on a machine '
+                               'without NVDEC')
     ref, dis = (os.path.join(tmp, 'hw_%s.mp4' % x) for x in ('ref', 'dis'))
     ffmpeg('-i', src, '-c:v', 'libx264', '-crf', '18', ref)
     ffmpeg('-i', src, '-c:v', 'libx264', '-crf', '36', dis)
@@ -229,8 +229,7 @@ def without_decoder(exe):
                rc == 0 and a is not None and CPU_LINE not in err, err[-300:])
         expect_error(exe, tmp, 'without FFmpeg: --hwdec cuda says the build has no FFmpeg',
                      ['-r', ref, '-d', dis, '--hwdec', 'cuda'], ['--hwdec cuda', 'without FFmpeg'])
-    print('%d passed, %d failed' % (results.count(True), results.count(False)))
-    return 0 if all(results) else 1
+    return testlib.finish()
 
 
 def main():
@@ -349,8 +348,7 @@ def main():
         r = run(a.exe, '-r', ref, '-d', short, '--frame_cnt', '20', '-q')
         record('lengths differ but --frame_cnt stops first', r.returncode == 0, r.stderr[-200:])
 
-    print('%d passed, %d failed' % (results.count(True), results.count(False)))
-    return 0 if all(results) else 1
+    return testlib.finish()
 
 
 if __name__ == '__main__':

@@ -9,7 +9,8 @@
  * outputs not computed on the backend) and exits 0 only when everything is
  * identical and every metric asked for compared at least one output (a
  * metric whose every case was refused, or an unknown --only name, fails);
- * 77 (skipped) when this machine has no usable GPU.
+ * 77 (skipped) when this machine has no usable GPU (a failure under
+ * EXACTVMAF_REQUIRE_GPU=1, tests/no_device.h).
  *
  * usage: parity [--data DIR] [--quick] [--lite] [--sanitize] [--verbose] [--self-check]
  *               [--sets N] [--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off]
@@ -38,6 +39,9 @@
  *                 lines, the run fails unless there were open pixels, frames
  *                 with hard pixels listed and frames with more hard pixels
  *                 than the list holds (each a path of the host's)
+ *   --list        print the metrics such a run checks, one a line, and exit
+ *                 without opening a device (scripts/gpu-check.sh runs a
+ *                 process per metric)
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -60,6 +64,7 @@
 #include "feature/extractor.h"
 #include "feature/ciede/ciede_arith.h"
 #include "feature/float_adm/adm_rcp_model.h"
+#include "no_device.h"
 
 #define MAX_SETS 128
 /* Option sets per metric on each fixture with --lite. */
@@ -766,6 +771,7 @@ int main(int argc, char **argv)
     const char *data = NULL;
     bool quick = false, lite = false;
     size_t lite_sets = LITE_SETS;
+    bool list = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = true;
@@ -776,6 +782,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--verbose")) verbose = true;
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--ciede-host-pixels")) count_ciede = true;
+        else if (!strcmp(argv[i], "--list")) list = true;
         else if (!strcmp(argv[i], "--self-check")) {
             test_backend = EXACTVMAF_BACKEND_CPU;
             test_backend_name = "cpu";
@@ -792,7 +799,7 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "usage: parity [--data DIR] [--quick] [--lite] [--sets N] [--sanitize] [--verbose] "
                             "[--self-check] [--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off] "
-                            "[--opencl-device N|P:D] [--ciede-host-pixels]\n");
+                            "[--opencl-device N|P:D] [--ciede-host-pixels] [--list]\n");
             return 2;
         }
     }
@@ -804,6 +811,14 @@ int main(int argc, char **argv)
         }
         p += k + (p[k] == ',');
     }
+    /* OpenCL: the metrics with a twin, unless --only names others. */
+    const bool all_twins = !only && test_backend == EXACTVMAF_BACKEND_OPENCL;
+    if (all_twins) only = test_fp64 == EXACTVMAF_FP64_OFF ? OPENCL_TWINS_NO_FP64 : OPENCL_TWINS;
+    if (list) {
+        for (const VmafFeatureExtractor *const *f = vmaf_fex_list(); *f; f++)
+            if ((*f)->extract && wanted((*f)->name)) puts((*f)->name);
+        return 0;
+    }
 
     /* Held open to the end: the device's primary context then lives across
      * the runs instead of being created again for each. */
@@ -814,17 +829,15 @@ int main(int argc, char **argv)
     if (test_backend == EXACTVMAF_BACKEND_CUDA) {
         char why[256] = "";
         if (evc_state_open(&keep, 0, why, sizeof(why))) {
-            printf("SKIP: no usable GPU backend on this machine: %s\n", why);
-            return 77;
+            return no_device("no usable GPU backend on this machine: %s", why);
         }
         printf("backend cuda: %s\n", evc_state_device_name(keep));
     } else if (test_backend == EXACTVMAF_BACKEND_OPENCL) {
         char line[512];
         const unsigned dev = test_device && !strchr(test_device, ':') ? (unsigned)atoi(test_device) : 0;
         if (exactvmaf_device_describe(EXACTVMAF_BACKEND_OPENCL, dev, line, sizeof(line))) {
-            printf("SKIP: no usable OpenCL device on this machine%s%s\n", *line ? ": " : "",
-                   line);
-            return 77;
+            return no_device("no usable OpenCL device on this machine%s%s", *line ? ": " : "",
+                             line);
         }
         printf("backend %s, fp64 %s\n", line, test_fp64 == EXACTVMAF_FP64_OFF ? "off" : "auto");
 #if EXACTVMAF_HAVE_OPENCL
@@ -840,10 +853,8 @@ int main(int argc, char **argv)
             printf("note: the OpenCL device is not held open (%s): each run builds its "
                    "programs\n", why);
 #endif
-        if (!only) {
-            only = test_fp64 == EXACTVMAF_FP64_OFF ? OPENCL_TWINS_NO_FP64 : OPENCL_TWINS;
+        if (all_twins)
             printf("the metrics with an OpenCL twin: %s\n", only);
-        }
     }
     const uint32_t *table;
     const int proven = adm_rcp_model_probe(&table);
