@@ -388,6 +388,32 @@ static void test_frames_concluded(void)
     }
 }
 
+/*
+ * exactvmaf_backend_resolve(): a named backend stays itself; auto is CUDA
+ * exactly where the machine lists a CUDA device (exactvmaf_device_describe),
+ * else the CPU with the reason; unknown backends and negative indices are
+ * refused.
+ */
+static void test_backend_resolve(void)
+{
+    char why[256], line[256];
+    CHECK(exactvmaf_backend_resolve(EXACTVMAF_BACKEND_CPU, 0, why, sizeof(why)) ==
+          EXACTVMAF_BACKEND_CPU && !why[0]);
+    CHECK(exactvmaf_backend_resolve(EXACTVMAF_BACKEND_CUDA, 3, why, sizeof(why)) ==
+          EXACTVMAF_BACKEND_CUDA);
+    CHECK(exactvmaf_backend_resolve(EXACTVMAF_BACKEND_OPENCL, 0, NULL, 0) ==
+          EXACTVMAF_BACKEND_OPENCL);
+    CHECK(exactvmaf_backend_resolve((enum ExactvmafBackend)9, 0, why, sizeof(why)) == -EINVAL);
+    CHECK(exactvmaf_backend_resolve(EXACTVMAF_BACKEND_AUTO, -1, why, sizeof(why)) == -EINVAL);
+    const bool listed = !exactvmaf_device_describe(EXACTVMAF_BACKEND_CUDA, 0, line, sizeof(line));
+    const int got = exactvmaf_backend_resolve(EXACTVMAF_BACKEND_AUTO, 0, why, sizeof(why));
+    CHECK(got == (listed ? EXACTVMAF_BACKEND_CUDA : EXACTVMAF_BACKEND_CPU));
+    CHECK(listed ? !why[0] : why[0] != '\0');
+    /* A device past the last one: the CPU, saying so. */
+    CHECK(exactvmaf_backend_resolve(EXACTVMAF_BACKEND_AUTO, 4096, why, sizeof(why)) ==
+          EXACTVMAF_BACKEND_CPU && why[0]);
+}
+
 int main(void)
 {
     test_loggers();
@@ -400,6 +426,7 @@ int main(void)
     test_frames_concluded();
     test_device_pictures();
     test_precision_env();
+    test_backend_resolve();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }
