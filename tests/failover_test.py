@@ -13,7 +13,7 @@ clip: a run where the injector did not fire fails the test.
 --backend opencl tests auto-opencl (PoCL on a machine without a GPU);
 --backend cuda tests auto (the H200).
 """
-import argparse, json, os, re, struct, subprocess, sys, tempfile
+import argparse, json, os, re, subprocess, sys, tempfile
 
 import testlib
 
@@ -107,25 +107,6 @@ def run_once(a, tmp, backend, extra, out, fault=None):
     return r
 
 
-def bits(v):
-    """The value's 64-bit pattern (None where the JSON has null: not a number)."""
-    return None if v is None else struct.pack('<d', v)
-
-
-def flat(path):
-    doc = json.load(open(path))
-    vals = {}
-    for fr in doc['frames']:
-        for k, v in fr['metrics'].items():
-            vals[(fr['frameNum'], k)] = bits(v)
-    for k, pooled in doc.get('pooled_metrics', {}).items():
-        for m, v in pooled.items():
-            vals[('pooled', k, m)] = bits(v)
-    for k, v in doc.get('aggregate_metrics', {}).items():
-        vals[('aggregate', k)] = bits(v)
-    return vals
-
-
 def counts(r):
     """{'started': {...}, 'drained': {...}} from a counting run's stderr."""
     out = {}
@@ -199,7 +180,7 @@ def check_failover(a, tmp, auto, extra, ref_vals, fault, frames, label):
     if any(' error: ' in l for l in r.lines):
         errs.append('errors printed although the run succeeds')
     if not r.returncode and os.path.exists(out):
-        got = flat(out)
+        got = testlib.bit_patterns(json.load(open(out)))
         if got.keys() != ref_vals.keys():
             errs.append('outputs differ from the CPU run\'s: %s' %
                         sorted(set(got) ^ set(ref_vals), key=str)[:4])
@@ -261,7 +242,7 @@ def main():
             if cpu.returncode:
                 print('FAIL: the CPU run: %s' % cpu.stderr)
                 return 1
-            ref_vals = flat(os.path.join(tmp, 'cpu.json'))
+            ref_vals = testlib.bit_patterns(json.load(open(os.path.join(tmp, 'cpu.json'))))
             cnt = counts(run(a, tmp, auto, extra, os.path.join(tmp, 'c.json'), 'count'))
             if 'started' not in cnt or 'drained' not in cnt:
                 print('FAIL: the counting run printed no counts (%s)' % extra)

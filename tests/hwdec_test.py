@@ -30,7 +30,7 @@ EXACTVMAF_REQUIRE_GPU=1).
 usage: hwdec_test.py --exe build/tools/exactvmaf [--clips DIR]
        hwdec_test.py --make-clips DIR
 """
-import argparse, json, os, re, shutil, struct, subprocess, sys, tempfile
+import argparse, json, os, re, shutil, subprocess, sys, tempfile
 
 import testlib
 from testlib import record
@@ -92,18 +92,6 @@ def pairs_in(folder):
             out.append((m.group(1), os.path.join(folder, f),
                         os.path.join(folder, m.group(1) + '_dis' + m.group(2))))
     return out
-
-
-def values(doc):
-    """Every per-frame output and pooled value as a 64-bit pattern."""
-    vals = {}
-    for fr in doc['frames']:
-        for k, v in fr['metrics'].items():
-            vals[(fr['frameNum'], k)] = None if v is None else struct.pack('<d', v)
-    for k, v in doc.get('pooled_metrics', {}).items():
-        for m, x in v.items():
-            vals[('pooled', k, m)] = struct.pack('<d', x)
-    return vals
 
 
 def score(exe, tmp, ref, dis, extra):
@@ -185,10 +173,10 @@ def main():
             if not record('%s: --hwdec none --backend cpu scores' % name, base,
                           'exit %d: %s' % (r.returncode, r.stderr.strip()[-400:])):
                 continue
-            want = values(base)
+            want = testlib.bit_patterns(base)
             for label, extra in RUNS:
                 doc, r = score(a.exe, tmp, ref, dis, extra)
-                got = values(doc) if doc else {}
+                got = testlib.bit_patterns(doc) if doc else {}
                 same = sum(1 for k in want if got.get(k) == want[k])
                 same_all += same
                 total_all += len(want)

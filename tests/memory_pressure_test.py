@@ -18,7 +18,7 @@ which also holds OpenCL's memory on NVIDIA's devices).
 
 usage: memory_pressure_test.py --exe B/tools/exactvmaf [--backend cuda,opencl]
 """
-import argparse, ctypes, json, os, random, struct, subprocess, sys, tempfile, threading
+import argparse, ctypes, json, os, random, subprocess, sys, tempfile, threading
 
 import testlib
 
@@ -133,17 +133,6 @@ def run(a, tmp, backend, n, at=None, spare=None):
     return proc.returncode, err, doc, said
 
 
-def flat(doc):
-    vals = {}
-    for fr in doc['frames']:
-        for k, v in fr['metrics'].items():
-            vals[(fr['frameNum'], k)] = None if v is None else struct.pack('<d', v)
-    for k, v in doc.get('pooled_metrics', {}).items():
-        for m, x in v.items():
-            vals[('pooled', k, m)] = struct.pack('<d', x)
-    return vals
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
@@ -159,7 +148,7 @@ def main():
         if rc or not cpu:
             print('FAIL: the CPU run: exit %d\n%s' % (rc, err[-2000:]))
             return 1
-        want = flat(cpu)
+        want = testlib.bit_patterns(cpu)
         print('cpu: %d outputs over %d frames' % (len(want), len(cpu['frames'])))
         for backend in a.backend.split(','):
             for how in ('before', 'during'):
@@ -170,7 +159,7 @@ def main():
                     errs.append('exit %d' % rc)
                 if not said.startswith('held '):
                     errs.append('no memory was taken from the run')
-                got = flat(doc) if doc else {}
+                got = testlib.bit_patterns(doc) if doc else {}
                 same = sum(1 for k in want if got.get(k) == want[k])
                 if doc and (same != len(want) or len(got) != len(want)):
                     errs.append('%d of %d outputs equal the CPU\'s' % (same, len(want)))

@@ -1,5 +1,6 @@
 """What the Python tests share: one line per check and the tally at the end,
-and what a test does when the machine lacks the device it needs.
+what a test does when the machine lacks the device it needs, and the
+outputs of a run as 64-bit patterns to compare.
 
 A test records each check with record(); finish() prints "N passed, M
 failed" and gives the exit status (0 only when at least one check ran and
@@ -9,6 +10,7 @@ CUDA or OpenCL: exit 77 (meson's skip), or, with EXACTVMAF_REQUIRE_GPU=1
 broken backend never reads as a skip.
 """
 import os
+import struct
 
 results = []        # (name, ok, why) of every check, in order
 # Print only the failed checks (a test of many small cases); the tally
@@ -67,3 +69,21 @@ def missing_device(why):
         record('the device is there', False, '%s (EXACTVMAF_REQUIRE_GPU=1)' % why)
     else:
         print('(%s)' % why, flush=True)
+
+
+def bit_patterns(doc):
+    """Every output of a run's JSON document as a 64-bit pattern, keyed by
+    (frame, metric), ('pooled', metric, method) and ('aggregate', name); None
+    where the JSON has null (not a number)."""
+    def bits(v):
+        return None if v is None else struct.pack('<d', v)
+    vals = {}
+    for fr in doc['frames']:
+        for k, v in fr['metrics'].items():
+            vals[(fr['frameNum'], k)] = bits(v)
+    for k, pooled in doc.get('pooled_metrics', {}).items():
+        for m, v in pooled.items():
+            vals[('pooled', k, m)] = bits(v)
+    for k, v in doc.get('aggregate_metrics', {}).items():
+        vals[('aggregate', k)] = bits(v)
+    return vals

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """--threads 0, 1, 2 and 3 must give the same bits on every output of every frame.
 In a cross build meson's MESON_EXE_WRAPPER (e.g. qemu-aarch64 -L SYSROOT) runs the tool."""
-import argparse, json, os, shlex, struct, subprocess, sys, tempfile
+import argparse, json, os, shlex, subprocess, sys, tempfile
+
+import testlib
 
 CASES = [  # pair, w, h, fmt, bpc
     ('q_160x90_8b', 160, 90, '420', 8),
@@ -27,17 +29,6 @@ def run(exe, data, case, threads, out):
     return json.load(open(out))
 
 
-def flat(doc):
-    vals = {}
-    for fr in doc['frames']:
-        for k, v in fr['metrics'].items():
-            vals[(fr['frameNum'], k)] = None if v is None else struct.pack('<d', v)
-    for k, pooled in doc.get('pooled_metrics', {}).items():
-        for m, v in pooled.items():
-            vals[('pooled', k, m)] = None if v is None else struct.pack('<d', v)
-    return vals
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
@@ -56,7 +47,7 @@ def main():
                 if doc is None:
                     ok = False
                     break
-                v = flat(doc)
+                v = testlib.bit_patterns(doc)
                 if base is None:
                     base = v
                     continue
