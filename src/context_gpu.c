@@ -98,8 +98,8 @@ static int open_cuda(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev, char 
 
 /*
  * The backend's devices looked for, none opened: 0 where device `gpu_index`
- * (or, with -1, any device) is there, else -ENODEV with why not. Auto goes
- * by this and by opening them (open_backend), which can still fail.
+ * is there, else -ENODEV with why not. Auto goes by this and then by opening
+ * the devices (open_backend), which can still fail.
  */
 static int gpu_present(bool opencl, int gpu_index, char *why, size_t len)
 {
