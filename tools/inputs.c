@@ -61,8 +61,7 @@ static bool for_y4m_reader(const char *path)
  * flags of its own). Elsewhere the frames would only be copied back.
  */
 typedef struct DecodePlan {
-    bool nvdec;                 /* NVDEC where it takes the stream */
-    const char *off;            /* --hwdec auto without NVDEC: why, or NULL */
+    const char *off;            /* --hwdec auto without NVDEC: why; NULL: NVDEC */
     bool quiet;                 /* `off` is no news: no driver or GPU at all */
     char buf[320];
 } DecodePlan;
@@ -70,13 +69,11 @@ typedef struct DecodePlan {
 static void decode_plan(const CliSettings *c, DecodePlan *p)
 {
     memset(p, 0, sizeof(*p));
-    p->nvdec = c->hwdec == CLI_HWDEC_CUDA;
     if (c->hwdec != CLI_HWDEC_AUTO) return;
     const int gpu = c->n_gpu ? c->gpu[0] : 0;
     char why[256] = "";
     const int backend = exactvmaf_backend_resolve(c->backend, gpu, why, sizeof(why));
-    p->nvdec = backend == EXACTVMAF_BACKEND_CUDA;
-    if (p->nvdec) return;
+    if (backend == EXACTVMAF_BACKEND_CUDA) return;
     p->off = p->buf;
     if (backend == EXACTVMAF_BACKEND_OPENCL) {
         snprintf(p->buf, sizeof(p->buf), "the metrics run on OpenCL");
@@ -160,10 +157,18 @@ int cli_open_inputs(VideoInput **ref, VideoInput **dist, const CliSettings *c)
     const bool decoded = !c->use_yuv && (c->scale_w || c->convert ||
                                          !for_y4m_reader(c->path_ref) ||
                                          !for_y4m_reader(c->path_dist));
+    /* NVDEC's CUDA device is made on a thread of its own from here on (the
+     * driver's start-up, a fifth of a second) wherever NVDEC may decode,
+     * while the library's answer and the files' headers are read: the
+     * answer opens no device, so FFmpeg's is still the first. */
+    const bool may_nvdec = c->hwdec == CLI_HWDEC_CUDA ||
+                           (c->hwdec == CLI_HWDEC_AUTO && (c->backend == EXACTVMAF_BACKEND_CUDA ||
+                                                          c->backend == EXACTVMAF_BACKEND_AUTO));
+    if (decoded && may_nvdec && video_input_can_decode())
+        video_input_warm_gpu(c->n_gpu ? c->gpu[0] : 0);
     DecodePlan plan;
     if (decoded) decode_plan(c, &plan);
     else memset(&plan, 0, sizeof(plan));
-    if (plan.nvdec && video_input_can_decode()) video_input_warm_gpu(c->n_gpu ? c->gpu[0] : 0);
     Opening o = { .c = c, .plan = &plan };
     pthread_t t;
     const bool side_by_side = !c->scale_to_ref && strcmp(c->path_ref, "-") &&
