@@ -8,6 +8,7 @@
  * without a trip through host memory; the host gets a copy only where it
  * must shift, convert or scale the samples.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -167,6 +168,57 @@ static enum AVPixelFormat get_format(AVCodecContext *dec, const enum AVPixelForm
     h->refused = true;
     if (h->required) return AV_PIX_FMT_NONE;
     return avcodec_default_get_format(dec, fmts);
+}
+
+/*
+ * cuvidGetDecoderCaps() of NVIDIA's video decoder library, which FFmpeg has
+ * loaded for its decoders: its caps structure as the driver's API fixes it.
+ */
+typedef struct DecoderCaps {
+    int codec, chroma;                  /* in: cudaVideoCodec, cudaVideoChromaFormat */
+    unsigned depth_minus_8, reserved1[3];
+    unsigned char supported, engines;   /* out: bIsSupported, nNumNVDECs */
+    unsigned short output_formats;
+    unsigned max_w, max_h, max_mb;
+    unsigned short min_w, min_h;
+    unsigned char histogram, counter_bits;
+    unsigned short histogram_bins;
+    unsigned reserved3[10];
+} DecoderCaps;
+
+unsigned av_hwdec_engines(const AvHwdec *h, enum AVCodecID id, unsigned bpc,
+                          enum VmafPixelFormat layout)
+{
+    /* cudaVideoCodec's numbers */
+    const int codec = id == AV_CODEC_ID_MPEG1VIDEO ? 0 : id == AV_CODEC_ID_MPEG2VIDEO ? 1 :
+                      id == AV_CODEC_ID_MPEG4 ? 2 : id == AV_CODEC_ID_VC1 ? 3 :
+                      id == AV_CODEC_ID_H264 ? 4 : id == AV_CODEC_ID_HEVC ? 8 :
+                      id == AV_CODEC_ID_VP8 ? 9 : id == AV_CODEC_ID_VP9 ? 10 :
+                      id == AV_CODEC_ID_AV1 ? 11 : -1;
+    if (codec < 0 || !h->device) return 0;
+    /* Both libraries are in the process already (FFmpeg opened them). */
+    void *cu = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    void *cv = dlopen("libnvcuvid.so.1", RTLD_NOW | RTLD_NOLOAD);
+    int (*push)(CUcontext) = cu ? (int (*)(CUcontext))dlsym(cu, "cuCtxPushCurrent_v2") : NULL;
+    int (*pop)(CUcontext *) = cu ? (int (*)(CUcontext *))dlsym(cu, "cuCtxPopCurrent_v2") : NULL;
+    int (*caps)(DecoderCaps *) = cv ? (int (*)(DecoderCaps *))dlsym(cv, "cuvidGetDecoderCaps")
+                                    : NULL;
+    unsigned engines = 0;
+    const AVCUDADeviceContext *hw = ((const AVHWDeviceContext *)h->device->data)->hwctx;
+    if (push && pop && caps && !push(hw->cuda_ctx)) {
+        DecoderCaps c = {
+            .codec = codec,
+            .chroma = layout == VMAF_PIX_FMT_YUV400P ? 0 : layout == VMAF_PIX_FMT_YUV420P ? 1 :
+                      layout == VMAF_PIX_FMT_YUV422P ? 2 : 3,
+            .depth_minus_8 = bpc > 8 ? bpc - 8 : 0,
+        };
+        if (!caps(&c) && c.supported) engines = c.engines;
+        CUcontext prev;
+        pop(&prev);
+    }
+    if (cv) dlclose(cv);
+    if (cu) dlclose(cu);
+    return engines;
 }
 
 int av_hwdec_attach(AvHwdec *h, AVCodecContext *dec)

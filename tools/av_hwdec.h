@@ -46,6 +46,13 @@ int av_hwdec_attach(AvHwdec *h, AVCodecContext *dec);
 
 void av_hwdec_close(AvHwdec *h);
 
+/**
+ * The NVDEC engines of h's device that decode `id` streams of `bpc` bits and
+ * this chroma layout (the driver's count); 0 where it cannot say.
+ */
+unsigned av_hwdec_engines(const AvHwdec *h, enum AVCodecID id, unsigned bpc,
+                          enum VmafPixelFormat layout);
+
 /** Make the process's device for GPU `gpu` now, quietly (video_input_warm_gpu). */
 void av_hwdec_warm(int gpu);
 

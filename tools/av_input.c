@@ -698,6 +698,13 @@ fail:
     return err;
 }
 
+unsigned avm_nvdec_engines(const VideoInput *vi)
+{
+    const AvInput *a = vi->priv;
+    if (!a || !a->hw.device || !a->dec) return 0;
+    return av_hwdec_engines(&a->hw, a->dec->codec_id, vi->info.bpc, vi->info.pix_fmt);
+}
+
 int avm_seek_decoded(VideoInput *vi, int64_t pts, int64_t dts)
 {
     char e[128];

@@ -44,5 +44,7 @@ int avm_open_decoded(VideoInput **vi, const char *path, const VideoDecodeOptions
 int avm_open_sessions(VideoInput **vi, const char *path, const VideoDecodeOptions *o,
                       unsigned sessions);
 int avm_seek_decoded(VideoInput *vi, int64_t pts, int64_t dts);
+/* NVDEC engines that decode vi's stream (an NVDEC decoder's input); 0: unknown. */
+unsigned avm_nvdec_engines(const VideoInput *vi);
 
 #endif

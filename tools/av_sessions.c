@@ -32,6 +32,7 @@
 #include <time.h>
 
 #include "av_module.h"
+#include "session_count.h"
 #include "video_input.h"
 #include "../src/trace.h"
 
@@ -40,17 +41,6 @@
 /* Frames of decode-ahead per input, in bytes of samples (--hwdec-ahead overrides). */
 #define SEG_BYTES ((uint64_t)2 << 30)
 #define MAX_SESSIONS 16
-/*
- * Sessions per input when not asked for: 3 for files of AUTO_WORK pixels of
- * frames or more, else 1. Measured on an H200 (bench/results.md): more
- * sessions cost about 0.25 s at the start (each makes its NVDEC decoder and
- * decodes its first frame) and decode a pair of 2160p HEVC at 720 fps
- * against 320 with one; 480 frames of 2160p (4 gigapixels) gained a third,
- * 480 of 1080p (1 gigapixel) nothing. Two to four sessions gained alike.
- */
-#define AUTO_SESSIONS 3
-#define AUTO_WORK 2000000000ull
-
 typedef struct Segment {
     int64_t key_pts, key_dts;   /* where its decoder seeks */
     double start_t, end_t;      /* its frames' timestamps, as the reader computes them */
@@ -196,7 +186,7 @@ static void read_packets_drop(Packets *pk)
  * random-access points). Takes pk's packets.
  */
 static int plan(Sessions *ss, Packets *pk, unsigned *sessions_io, uint64_t frame_bytes,
-                uint64_t pixels)
+                uint64_t pixels, unsigned engines)
 {
     Pkt *p = pk->p;
     const size_t n = pk->n;
@@ -204,7 +194,7 @@ static int plan(Sessions *ss, Packets *pk, unsigned *sessions_io, uint64_t frame
     int err = pk->err;
     pk->p = NULL;
     if (!err && !*sessions_io)
-        *sessions_io = (uint64_t)n * pixels >= AUTO_WORK ? AUTO_SESSIONS : 1;
+        *sessions_io = session_count(n, pixels, engines, ss->o.side_by_side, MAX_SESSIONS);
     const unsigned sessions = *sessions_io;
     if (err || !n || sessions < 2) {
         free(p);
@@ -558,6 +548,8 @@ int avm_open_sessions(VideoInput **out, const char *path, const VideoDecodeOptio
     *out = first;
     const VideoInfo *in = video_input_info(first);
     const bool nvdec = !strncmp(in->decoder, "NVDEC", 5);
+    const unsigned engines = nvdec ? avm_nvdec_engines(first) : 0;
+    if (nvdec) ev_trace("%s: %u NVDEC engines take it", path, engines);
     if (!cuttable || (!nvdec && !any)) {
         read_packets_drop(&pk);
         return 0;
@@ -575,7 +567,7 @@ int avm_open_sessions(VideoInput **out, const char *path, const VideoDecodeOptio
     ss->nvdec = nvdec;
     pthread_cond_init(&ss->cond, NULL);
     read_packets_end(&pk);
-    err = plan(ss, &pk, &sessions, in->frame_bytes, (uint64_t)in->w * in->h);
+    err = plan(ss, &pk, &sessions, in->frame_bytes, (uint64_t)in->w * in->h, engines);
     VideoInput *vi = NULL;
     if (!err && ss->n_seg >= 2) err = video_input_create(&vi, path, &sessions_format);
     if (err || ss->n_seg < 2) {

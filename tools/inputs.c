@@ -117,6 +117,9 @@ static int open_input(VideoInput **vi, const char *path, const CliSettings *c,
             .hwdec_off = plan->off,
             .hwdec_off_quiet = plan->quiet,
             .ahead_bytes = (uint64_t)c->hwdec_ahead_mib << 20,
+            /* The two inputs share the engines; scaling to the reference's
+             * size reads one of them through the CPU's scaler, uncut. */
+            .side_by_side = 2,
         };
         err = video_input_open_sessions(vi, path, &o,
                                         c->hwdec_sessions);

@@ -242,6 +242,9 @@ typedef struct VideoDecodeOptions {
      *  in bytes of samples at most (one segment exceeds it where a GOP does);
      *  0: the default (av_sessions.c). */
     uint64_t ahead_bytes;
+    /** Inputs decoded at once on this GPU, sharing its NVDEC engines (a
+     *  pair: 2); 0 or 1: this one alone. Sizes the default sessions. */
+    unsigned side_by_side;
 } VideoDecodeOptions;
 
 /**
@@ -273,8 +276,9 @@ int video_input_open_decoded(VideoInput **vi, const char *path, const VideoDecod
  * NVDEC takes the stream, its frames are not scaled or converted and the
  * file can be cut into closed-GOP segments, segments are decoded side by
  * side and handed on in order; otherwise one decoder, as
- * video_input_open_decoded(). `sessions` 0: as many as the file's size
- * pays for (av_sessions.c).
+ * video_input_open_decoded(). `sessions` 0: the GPU's NVDEC engines shared
+ * among o->side_by_side inputs, as many as the file's size pays for
+ * (av_sessions.c).
  */
 int video_input_open_sessions(VideoInput **vi, const char *path, const VideoDecodeOptions *o,
                               unsigned sessions);
