@@ -707,6 +707,9 @@ EXACT = [   # (row a, row b, label, metrics both have only)
     ('cli_hw', 'cli_cpu', 'exactvmaf --hwdec cuda --backend cuda vs --backend cpu', False),
     ('ff_ours_cuda', 'cli_cpu', 'FFmpeg + exactvmaf libvmaf_cuda vs exactvmaf --backend cpu '
      '(metrics both print)', True),
+    # Where the CPU rows are skipped (long clips): segments against one decoder.
+    ('cli_noflags', 'cli_hw1', 'exactvmaf with no flags (its sessions) vs --hwdec cuda, one '
+     'session', False),
 ]
 PRINTED = [
     ('ff_nf_cuda', 'cli_cpu', 'Netflix libvmaf_cuda (FFmpeg) vs exactvmaf --backend cpu'),
@@ -859,6 +862,9 @@ def parse_args(argv=None):
     ap.add_argument('--threads', type=int, default=os.cpu_count() or 1)
     ap.add_argument('--sessions', default='1,2,4,7', help='pairs decoded at once')
     ap.add_argument('--only', default=','.join(PARTS), help='any of ' + ','.join(PARTS))
+    ap.add_argument('--skip', default='',
+                    help='rows not run, comma-separated keys (%s): the slow CPU rows '
+                         'at long clips, say' % ','.join(k for k, _ in ROWS))
     ap.add_argument('--timeout', type=float, default=300, help='seconds per command')
     ap.add_argument('--gpu-index', type=int, default=0, help="nvidia-smi's index, for memory")
     ap.add_argument('--tmp', help='where the looped files go (default: the system temp folder)')
@@ -876,6 +882,10 @@ def parse_args(argv=None):
     for p in a.only:
         if p not in PARTS:
             ap.error('--only: unknown part "%s" (known: %s)' % (p, ', '.join(PARTS)))
+    a.skip = set(k.strip() for k in a.skip.split(',') if k.strip())
+    for k in a.skip:
+        if k not in dict(ROWS):
+            ap.error('--skip: unknown row "%s" (known: %s)' % (k, ', '.join(dict(ROWS))))
     a.sessions = [int(x) for x in a.sessions.split(',')]
     a.frames_of, a.frames_spec = {}, a.frames
     for part in a.frames.split(','):
@@ -934,28 +944,40 @@ def main():
             if 'decode' in a.only:
                 one = measure_decode(a, pair, 1)
                 put('dec_pair', pair, one)
-                put('dec_all', pair, measure_decode_engines(a, pair, one))
+                if 'dec_all' not in a.skip:
+                    put('dec_all', pair, measure_decode_engines(a, pair, one))
             if 'cli' in a.only:
-                put('cli_noflags', pair, measure_cli(a, pair, 'cli_noflags'))
-                put('cli_hw', pair, measure_cli(a, pair, 'cli_hw', 'cuda', 'cuda'))
-                put('cli_hw1', pair, measure_cli(a, pair, 'cli_hw1', 'cuda', 'cuda', sessions=1))
+                if 'cli_noflags' not in a.skip:
+                    put('cli_noflags', pair, measure_cli(a, pair, 'cli_noflags'))
+                if 'cli_hw' not in a.skip:
+                    put('cli_hw', pair, measure_cli(a, pair, 'cli_hw', 'cuda', 'cuda'))
+                if 'cli_hw1' not in a.skip:
+                    put('cli_hw1', pair,
+                        measure_cli(a, pair, 'cli_hw1', 'cuda', 'cuda', sessions=1))
                 best = max((cells[k][pair.name] for k in ('cli_hw', 'cli_hw1')
-                            if cells[k][pair.name].fps is not None),
+                            if pair.name in cells.get(k, {})
+                            and cells[k][pair.name].fps is not None),
                            key=lambda c: c.fps, default=None)
                 if best is not None:
                     cells.setdefault('cli_best', {})[pair.name] = best
-                put('cli_sw', pair, measure_cli(a, pair, 'cli_sw', 'none', 'cuda'))
-                put('cli_cpu', pair, measure_cli(a, pair, 'cli_cpu', 'none', 'cpu', a.threads))
+                if 'cli_sw' not in a.skip:
+                    put('cli_sw', pair, measure_cli(a, pair, 'cli_sw', 'none', 'cuda'))
+                if 'cli_cpu' not in a.skip:
+                    put('cli_cpu', pair, measure_cli(a, pair, 'cli_cpu', 'none', 'cpu', a.threads))
             if 'engines' in a.only:
                 one = cells.get('cli_hw', {}).get(pair.name)
                 if one is None:
                     one = measure_cli(a, pair, 'cli_hw', 'cuda', 'cuda')
                     put('cli_hw', pair, one)
-                put('cli_hw_all', pair, measure_cli_engines(a, pair, one))
+                if 'cli_hw_all' not in a.skip:
+                    put('cli_hw_all', pair, measure_cli_engines(a, pair, one))
             if 'ffmpeg' in a.only:
-                put('ff_nf_cuda', pair, measure_ffmpeg_nf_cuda(a, pair))
-                put('ff_ours_cuda', pair, measure_ffmpeg_ours_cuda(a, pair))
-                put('ff_nf_cpu', pair, measure_ffmpeg_nf_cpu(a, pair))
+                if 'ff_nf_cuda' not in a.skip:
+                    put('ff_nf_cuda', pair, measure_ffmpeg_nf_cuda(a, pair))
+                if 'ff_ours_cuda' not in a.skip:
+                    put('ff_ours_cuda', pair, measure_ffmpeg_ours_cuda(a, pair))
+                if 'ff_nf_cpu' not in a.skip:
+                    put('ff_nf_cpu', pair, measure_ffmpeg_nf_cpu(a, pair))
 
         commit = git_commit()
         say('## End to end: %s, %s; CPU %s (%d cores)%s' % (
