@@ -207,8 +207,10 @@ def check_stop(a, tmp, named, extra, fault):
     out = os.path.join(tmp, 'e.json')
     r = run(a, tmp, named, extra, out, fault)
     errs = []
-    if not r.returncode:
-        errs.append('exit 0')
+    # The computation's error (tools/cli.h: CLI_EXIT_COMPUTE); a crash (a
+    # signal: negative) or any other status fails.
+    if r.returncode != 3:
+        errs.append('exit %d (a GPU failure exits 3)' % r.returncode)
     if os.path.exists(out):
         errs.append('an output file was left')
     if not any('EXACTVMAF_GPU_FAULT=' + fault in l for l in r.lines):

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "gpu/pipeline_internal.h"
+#include "log.h"
 
 VMAF_GPU_PROGRAM_DECLARE(common);
 /* The pipeline's own kernels: samples to floats (common.cu, common.cl). */
@@ -176,7 +177,15 @@ void gpu_lane_free(VmafGpuLane *l)
     if (!l->st) return;
     const VmafGpuOps *o = l->ops;
     if (o->enter(l->st)) return;
-    if (l->stream) o->queue_sync(l->stream);
+    /* Downloads land in host memory asynchronously (OpenCL's reads go
+     * straight into it): host memory is freed only once the queue is
+     * drained. A failed drain is tried once more (a fault may be passing);
+     * where it fails again the device's transfers may still land, so the
+     * host memory is left allocated rather than freed under them. */
+    const bool drained = !l->stream || !o->queue_sync(l->stream) || !o->queue_sync(l->stream);
+    if (!drained)
+        vmaf_log(VMAF_LOG_LEVEL_WARNING, "%s: the queue of GPU lane %u cannot be drained; its "
+                 "%u host buffers are left allocated", o->name, l->id, l->n_halloc);
     VmafGpu *gpu = l->gpu;
     for (unsigned t = 0; t < gpu->n_twin; t++) {
         free(l->lp[t]);
@@ -184,7 +193,7 @@ void gpu_lane_free(VmafGpuLane *l)
     }
     for (unsigned i = 0; i < l->n_dalloc; i++)
         o->free(l->st, &l->dalloc[i].p, l->dalloc[i].bytes);
-    for (unsigned i = 0; i < l->n_halloc; i++)
+    for (unsigned i = 0; drained && i < l->n_halloc; i++)
         o->host_free(l->st, &l->halloc[i]);
     free(l->dalloc);
     free(l->halloc);
