@@ -397,6 +397,35 @@ summary_sanitize() {
     done <<< "$lines"
 }
 
+# The end of each failed part's log (of a failed test's output for gpu-tests),
+# so that the summary says why even where the logs stay on the machine.
+failure_tails() {
+    local p log
+    for p in "$@"; do
+        case $p in sanitize/*) p=sanitize ;; esac
+        if [ "$p" = gpu-tests ] && [ -f "$B/meson-logs/testlog-gpu-check.json" ]; then
+            echo "--- $p: the failed tests' output, the last 15 lines each"
+            python3 - "$B/meson-logs/testlog-gpu-check.json" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    t = json.loads(line)
+    if t.get('result') not in ('OK', 'SKIP', 'EXPECTEDFAIL'):
+        print('[%s] %s' % (t.get('name'), t.get('result')))
+        out = (t.get('stdout') or '') + (t.get('stderr') or '')
+        print('\n'.join([l for l in out.splitlines() if l.strip()][-15:]))
+PY
+            continue
+        fi
+        for log in "$PARTS_DIR/$p.log" "$PARTS_DIR/$p"@*.log; do
+            [ -f "$log" ] || continue
+            # a run of a several-run part that passed says nothing here
+            [ "$(cut -d' ' -f1 "${log%.log}.rc" 2>/dev/null)" = 0 ] && continue
+            echo "--- $(basename "$log" .log): the last 15 lines of its log"
+            grep -a . "$log" | tail -15
+        done
+    done
+}
+
 summary_line() {   # NAME STATUS COUNTS SECONDS
     printf '%-24s %-8s %s (%s s)\n' "$1" "$2" "$3" "$4"
 }
@@ -430,6 +459,7 @@ summarise() {
            awk 'NR == 1 || $2 < s { s = $2 } NR == 1 || $3 > e { e = $3 } END { print e - s }')
     echo
     if [ -n "$failed" ]; then
+        failure_tails $failed
         echo "gpu-check: FAIL:$failed${notrun:+; not run:$notrun} (${took:-0} s; logs in $LOGS)"
         status=1
     else
