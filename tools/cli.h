@@ -131,7 +131,7 @@ typedef struct CliRunScores {
 } CliRunScores;
 
 /**
- * One run of the tool with these settings (exactvmaf.c). With `scores`, the
+ * One run of the tool with these settings (run.c). With `scores`, the
  * first model's pooled scores are returned there instead of printed, and
  * the process goes on after a GPU run (compare scores many files).
  * @return the exit status (enum CliExit).
