@@ -164,6 +164,8 @@ struct VmafFex {
     const VmafFexTwin *twin; /**< the backend computing this instance; NULL: CPU */
     void *twin_priv;        /**< the twin's own state */
     char *share_key;        /**< vmaf_fex_share_lead()'s key, or NULL */
+    /** The geometry init was given; every frame's pictures must have it. */
+    unsigned w, h, bpc;
     /** Index after the last frame its twin concluded (a failover's seam). */
     unsigned twin_next;
     /** vmaf_fex_hold() of the running call; UINT_MAX: nothing held back. */
