@@ -87,7 +87,9 @@ int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
      * the instance with those needs. */
     VmafGpuNeeds needs;
     vmaf_gpu_needs_init(&needs, fex->env.gpu, fex);
-    int terr = fex->twin->init(fex, pix_fmt, bpc, w, h, &needs);
+    int terr = fex->twin->needs_fp64 && !vmaf_gpu_fp64(fex->env.gpu)
+                   ? VMAF_FEX_TWIN_DECLINED
+                   : fex->twin->init(fex, pix_fmt, bpc, w, h, &needs);
     if (!terr) terr = vmaf_gpu_add(fex->env.gpu, fex, &needs);
     if (terr != VMAF_FEX_TWIN_DECLINED) return terr;
     /* The CPU path, initialised above, takes over. */

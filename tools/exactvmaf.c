@@ -10,34 +10,95 @@
  * writes what it has, marked incomplete (see incomplete.h).
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "exactvmaf/exactvmaf.h"
+#include "report.h"
 #include "stop_signals.h"
 
 /* --list-devices: every device of every GPU backend, or why a backend has none. */
 static int list_devices(void)
 {
-    static const struct {
-        enum ExactvmafBackend backend;
-        const char *name;
-    } kinds[] = { { EXACTVMAF_BACKEND_CUDA, "cuda" }, { EXACTVMAF_BACKEND_OPENCL, "opencl" } };
+    static const enum ExactvmafBackend kinds[] = { EXACTVMAF_BACKEND_CUDA,
+                                                   EXACTVMAF_BACKEND_OPENCL };
     unsigned total = 0;
     for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+        const char *name = exactvmaf_backend_name(kinds[k]);
         char line[512];
         unsigned i = 0;
         int err;
-        while (!(err = exactvmaf_device_describe(kinds[k].backend, i, line, sizeof(line)))) {
+        while (!(err = exactvmaf_device_describe(kinds[k], i, line, sizeof(line)))) {
             printf("%s\n", line);
             i++;
         }
-        if (err == -ENODEV) printf("%s: none (%s)\n", kinds[k].name, line);
-        else if (!i) printf("%s: none\n", kinds[k].name);
+        if (err == -ENODEV) printf("%s: none (%s)\n", name, line);
+        else if (!i) printf("%s: none\n", name);
         total += i;
     }
     return total ? CLI_EXIT_OK : CLI_EXIT_COMPUTE;
+}
+
+/* The GPU twins of extractor i as words: "cuda opencl", "opencl(fp64)", "none". */
+static void twin_words(unsigned i, char *buf, size_t len)
+{
+    const int t = exactvmaf_extractor_twins(i);
+    snprintf(buf, len, "%s%s%s%s", t & EXACTVMAF_TWIN_CUDA ? "cuda" : "",
+             (t & EXACTVMAF_TWIN_CUDA) && (t & EXACTVMAF_TWIN_OPENCL) ? " " : "",
+             t & EXACTVMAF_TWIN_OPENCL ? "opencl" : "",
+             t & EXACTVMAF_TWIN_OPENCL_NEEDS_FP64 ? "(fp64)" : "");
+    if (!*buf) snprintf(buf, len, "none");
+}
+
+/*
+ * --list-extractors: the library's registry. Text: a line per extractor
+ * (name, then its twins), with its outputs and options on indented lines,
+ * so that `awk '!/^\t/ {print $1}'` gives the names. JSON with --json.
+ */
+static int list_extractors(bool json)
+{
+    const char *name;
+    if (json) printf("{\"extractors\": [");
+    for (unsigned i = 0; (name = exactvmaf_extractor_name(i)); i++) {
+        const int t = exactvmaf_extractor_twins(i);
+        const char *out, *opt, *alias;
+        if (json) {
+            printf("%s\n  {\"name\": ", i ? "," : "");
+            report_json_str(stdout, name);
+            printf(", \"twins\": {\"cuda\": %s, \"opencl\": %s, \"opencl_needs_fp64\": %s},"
+                   "\n   \"outputs\": [", t & EXACTVMAF_TWIN_CUDA ? "true" : "false",
+                   t & EXACTVMAF_TWIN_OPENCL ? "true" : "false",
+                   t & EXACTVMAF_TWIN_OPENCL_NEEDS_FP64 ? "true" : "false");
+            for (unsigned k = 0; (out = exactvmaf_extractor_output(i, k)); k++) {
+                if (k) printf(", ");
+                report_json_str(stdout, out);
+            }
+            printf("],\n   \"options\": [");
+            for (unsigned k = 0; !exactvmaf_extractor_option(i, k, &opt, &alias, NULL); k++) {
+                printf("%s{\"name\": ", k ? ", " : "");
+                report_json_str(stdout, opt);
+                if (alias) {
+                    printf(", \"alias\": ");
+                    report_json_str(stdout, alias);
+                }
+                printf("}");
+            }
+            printf("]}");
+            continue;
+        }
+        char twins[64];
+        twin_words(i, twins, sizeof(twins));
+        printf("%s\ttwins: %s\n\toutputs:", name, twins);
+        for (unsigned k = 0; (out = exactvmaf_extractor_output(i, k)); k++) printf(" %s", out);
+        printf("\n\toptions:");
+        for (unsigned k = 0; !exactvmaf_extractor_option(i, k, &opt, &alias, NULL); k++)
+            printf(alias ? " %s (%s)" : " %s", opt, alias);
+        printf("\n");
+    }
+    if (json) printf("\n]}\n");
+    return CLI_EXIT_OK;
 }
 
 int main(int argc, char *argv[])
@@ -54,6 +115,10 @@ int main(int argc, char *argv[])
 
     if (c.list_devices) {
         exit_code = list_devices();
+        goto done;
+    }
+    if (c.list_extractors) {
+        exit_code = list_extractors(c.output_fmt == VMAF_OUTPUT_FORMAT_JSON);
         goto done;
     }
     if (c.print_fingerprint) {

@@ -89,6 +89,12 @@ typedef struct VmafFexTwin {
     /** Its kernels per backend; the twin runs where the pipeline's backend has a part. */
     const struct VmafGpuProgram *program;
     size_t priv_size;       /**< host state, fex->twin_priv */
+    /**
+     * Every step is binary64: on a device or mode without native fp64
+     * (OpenCL's fp64-free mode) the framework leaves the instance to the
+     * CPU path without calling init.
+     */
+    bool needs_fp64;
     size_t lane_size;       /**< per frame in flight */
     int (*init)(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                 unsigned w, unsigned h, struct VmafGpuNeeds *needs);
