@@ -50,11 +50,12 @@ mkdir -p "$LOGS"
 export EXACTVMAF_FULL_TEARDOWN=1
 
 FIX="$S/fixtures/src01_576x324_10b"
-FEATURES=(--feature float_adm --feature float_vif --feature float_motion --feature adm
-          --feature vif --feature motion --feature psnr --feature float_psnr
-          --feature float_ssim --feature float_ms_ssim --feature float_moment
-          --feature psnr_hvs --feature ciede --feature speed_chroma --feature speed_temporal
-          --feature cambi)
+# Every extractor with a CUDA twin, from the library's registry.
+FEATURES=()
+for f in $("$B/tools/exactvmaf" --list-extractors | awk '!/^\t/ && /twins: cuda/ {print $1}'); do
+    FEATURES+=(--feature "$f")
+done
+[ ${#FEATURES[@]} -gt 0 ] || { echo "gpu-sanitize: $B/tools/exactvmaf lists no CUDA twin" >&2; exit 1; }
 
 workloads=(twins pipeline devpics cli)
 command_of() {

@@ -71,6 +71,9 @@ static void twin_release(VmafFex *fex)
 int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                   unsigned w, unsigned h)
 {
+    fex->w = w;
+    fex->h = h;
+    fex->bpc = bpc;
     /* The CPU path validates the geometry and the options first, with its
      * messages, for the twin as well. */
     const int err = fex->desc->init ? fex->desc->init(fex, pix_fmt, bpc, w, h) : 0;
@@ -84,7 +87,9 @@ int vmaf_fex_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
      * the instance with those needs. */
     VmafGpuNeeds needs;
     vmaf_gpu_needs_init(&needs, fex->env.gpu, fex);
-    int terr = fex->twin->init(fex, pix_fmt, bpc, w, h, &needs);
+    int terr = fex->twin->needs_fp64 && !vmaf_gpu_fp64(fex->env.gpu)
+                   ? VMAF_FEX_TWIN_DECLINED
+                   : fex->twin->init(fex, pix_fmt, bpc, w, h, &needs);
     if (!terr) terr = vmaf_gpu_add(fex->env.gpu, fex, &needs);
     if (terr != VMAF_FEX_TWIN_DECLINED) return terr;
     /* The CPU path, initialised above, takes over. */
@@ -101,6 +106,14 @@ int vmaf_fex_extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *di
                      unsigned index)
 {
     if (fex->twin) return -EINVAL;     /* twins compute through the GPU pipeline */
+    /* Once for every extractor: the state init sized fits these pictures only. */
+    if (ref->w[0] != fex->w || ref->h[0] != fex->h || dist->w[0] != fex->w ||
+        dist->h[0] != fex->h || ref->bpc != fex->bpc || dist->bpc != fex->bpc) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR,
+                 "%s: frame %u does not match the %ux%u %u-bit geometry given at init",
+                 fex->desc->name, index, fex->w, fex->h, fex->bpc);
+        return -EINVAL;
+    }
     fex->call_index = index;
     fex->emit_seq = 0;
     fex->hold = UINT_MAX;

@@ -18,9 +18,7 @@ import argparse, json, os, re, subprocess, sys, tempfile
 import testlib
 
 W, H, FRAMES = 224, 180, 24     # cambi needs 216 on a side, float_ms_ssim 176x176
-TWINS = ['float_adm', 'float_vif', 'float_motion', 'vif', 'motion', 'adm', 'psnr',
-         'float_psnr', 'float_ms_ssim', 'float_ssim', 'float_moment', 'psnr_hvs',
-         'speed_chroma', 'speed_temporal', 'cambi', 'ciede']
+
 MODELS = ['version=vmaf_v0.6.1:name=v06', 'version=vmaf_v1.0.16_3d0h:name=v16']
 KINDS = ['launch', 'copy', 'download', 'sync', 'lost']
 NOTICE = re.compile(r'backend auto: (\w+) failed \((.*)\); the CPU computes (.*) from frame (\d+) on')
@@ -57,7 +55,7 @@ def argv(a, tmp, backend, extra, out):
          '-q', '--backend', backend, '-o', out]
     for m in MODELS:
         v += ['--model', m]
-    for t in TWINS:
+    for t in testlib.extractors(a.exe, a.backend):
         v += ['--feature', t]
     return v + extra
 

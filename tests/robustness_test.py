@@ -22,10 +22,6 @@ REF = os.path.join(SAMPLES, 'ref.y4m')
 DIS = os.path.join(SAMPLES, 'dis.y4m')
 
 EXIT_USAGE, EXIT_INPUT, EXIT_COMPUTE, EXIT_OUTPUT = 1, 2, 3, 4
-# Every libvmaf extractor name; ones not built yet are refused (exit 3).
-EXTRACTORS = ['float_adm', 'float_vif', 'float_motion', 'adm', 'vif', 'motion', 'float_ssim',
-              'float_ms_ssim', 'psnr', 'float_psnr', 'ciede', 'float_moment', 'psnr_hvs',
-              'cambi', 'speed_chroma', 'speed_temporal']
 
 
 def sanitized(exe):
@@ -446,7 +442,7 @@ def tiny_frame_cases(cli, tmp):
     sizes = [(1, 1), (2, 2), (7, 5), (8, 8), (15, 15), (16, 16), (17, 9), (33, 31)]
     for w, h in sizes:
         p = write(tmp, 'tiny_%dx%d.y4m' % (w, h), y4m(w, h, 3, chroma='444'))
-        for fex in EXTRACTORS:
+        for fex in testlib.extractors(cli.exe):
             name = 'tiny: %s %dx%d' % (fex, w, h)
             outdir = tempfile.mkdtemp(dir=tmp)
             out = os.path.join(outdir, 'o.json')

@@ -414,6 +414,28 @@ static void test_backend_resolve(void)
           EXACTVMAF_BACKEND_CPU && why[0]);
 }
 
+/* The registry's listing and the backends' names: every entry whole, the ends clean. */
+static void test_listings(void)
+{
+    unsigned n = 0;
+    const char *name, *opt, *alias, *help;
+    for (; (name = exactvmaf_extractor_name(n)); n++) {
+        CHECK(exactvmaf_extractor_output(n, 0) != NULL);
+        CHECK(exactvmaf_extractor_twins(n) >= 0);
+        for (unsigned k = 0; !exactvmaf_extractor_option(n, k, &opt, &alias, &help); k++)
+            CHECK(exactvmaf_option_name(name, opt) == opt);
+    }
+    CHECK(n >= 16);
+    CHECK(exactvmaf_extractor_output(n, 0) == NULL);
+    CHECK(exactvmaf_extractor_option(n, 0, &opt, &alias, &help) == -ENOENT);
+    CHECK(exactvmaf_extractor_twins(n) == -ENOENT);
+    for (int b = EXACTVMAF_BACKEND_CPU; b <= EXACTVMAF_BACKEND_AUTO_OPENCL; b++)
+        CHECK(exactvmaf_backend_from_name(exactvmaf_backend_name((enum ExactvmafBackend)b)) == b);
+    CHECK(exactvmaf_backend_name((enum ExactvmafBackend)(EXACTVMAF_BACKEND_AUTO_OPENCL + 1)) == NULL);
+    CHECK(exactvmaf_backend_from_name("gpu") == -EINVAL);
+    CHECK(exactvmaf_backend_from_name(NULL) == -EINVAL);
+}
+
 int main(void)
 {
     test_loggers();
@@ -427,6 +449,7 @@ int main(void)
     test_device_pictures();
     test_precision_env();
     test_backend_resolve();
+    test_listings();
     printf("%d checks, %d failed\n", checks, failures);
     return failures ? 1 : 0;
 }

@@ -9,8 +9,10 @@ CUDA or OpenCL: exit 77 (meson's skip), or, with EXACTVMAF_REQUIRE_GPU=1
 (scripts/gpu-check.sh, on a machine that has the GPU), a failure, so that a
 broken backend never reads as a skip.
 """
+import json
 import os
 import struct
+import subprocess
 
 results = []        # (name, ok, why) of every check, in order
 # Print only the failed checks (a test of many small cases); the tally
@@ -87,3 +89,12 @@ def bit_patterns(doc):
     for k, v in doc.get('aggregate_metrics', {}).items():
         vals[('aggregate', k)] = bits(v)
     return vals
+
+
+def extractors(exe, twin=None):
+    """The library's extractors, in registry order, as the tool at exe lists
+    them (--list-extractors --json): the one list tests take theirs from.
+    twin 'cuda' or 'opencl': only those with a twin on that backend."""
+    doc = json.loads(subprocess.run([exe, '--list-extractors', '--json'], check=True,
+                                    capture_output=True, text=True).stdout)
+    return [e['name'] for e in doc['extractors'] if not twin or e['twins'][twin]]

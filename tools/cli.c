@@ -38,6 +38,7 @@ enum {
     ARG_OPENCL_DEVICE,
     ARG_OPENCL_FP64,
     ARG_LIST_DEVICES,
+    ARG_LIST_EXTRACTORS,
     ARG_LOG_LEVEL,
     ARG_SCALE,
     ARG_SCALE_TO_REF,
@@ -90,6 +91,7 @@ static const struct option long_opts[] = {
     { "opencl-device",     required_argument, NULL, ARG_OPENCL_DEVICE },
     { "opencl-fp64",       required_argument, NULL, ARG_OPENCL_FP64 },
     { "list-devices",      no_argument,       NULL, ARG_LIST_DEVICES },
+    { "list-extractors",   no_argument,       NULL, ARG_LIST_EXTRACTORS },
     { "log-level",         required_argument, NULL, ARG_LOG_LEVEL },
     { "scale",             required_argument, NULL, ARG_SCALE },
     { "scale-to-ref",      no_argument,       NULL, ARG_SCALE_TO_REF },
@@ -215,6 +217,8 @@ static const char usage_text[] =
 "                              it) or on exact fp64-free routines (off); same scores\n"
 "     --list-devices           print every CUDA and OpenCL device this tool can use\n"
 "                              (index, name, driver...), then exit\n"
+"     --list-extractors        print every feature extractor: its outputs, options and\n"
+"                              GPU twins (with --json as JSON), then exit\n"
 "     --frames-in-flight K     frames on each GPU at once, 1 to 32 (default: from the\n"
 "                              frame size and the free device memory)\n"
 "     --cpumask N, --gpumask N accepted for compatibility; no effect on results\n"
@@ -880,13 +884,16 @@ enum CliParseResult cli_parse(int argc, char *const argv[], CliSettings *s)
         case ARG_LIST_DEVICES:
             s->list_devices = true;
             break;
+        case ARG_LIST_EXTRACTORS:
+            s->list_extractors = true;
+            break;
         default:
             if (parse_option(s, o, optarg)) return CLI_PARSE_ERROR;
             break;
         }
     }
     if (optind < argc) return fail("unexpected argument \"%s\"", argv[optind]);
-    if (s->print_fingerprint || s->list_devices) return CLI_PARSE_RUN;
+    if (s->print_fingerprint || s->list_devices || s->list_extractors) return CLI_PARSE_RUN;
     if (s->opencl_device) {
         if (s->backend_set && s->backend != EXACTVMAF_BACKEND_OPENCL &&
             s->backend != EXACTVMAF_BACKEND_AUTO_OPENCL)

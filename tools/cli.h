@@ -86,6 +86,7 @@ typedef struct CliSettings {
     enum ExactvmafFp64 opencl_fp64; /**< --opencl-fp64 */
     bool opencl_fp64_set;
     bool list_devices;              /**< --list-devices */
+    bool list_extractors;           /**< --list-extractors (--json: as JSON) */
     /* Input decoded through FFmpeg's libraries. */
     unsigned scale_w, scale_h;      /**< --scale WxH: both videos to this size */
     bool scale_to_ref;              /**< --scale-to-ref: the distorted to the reference's size */
@@ -131,7 +132,7 @@ typedef struct CliRunScores {
 } CliRunScores;
 
 /**
- * One run of the tool with these settings (exactvmaf.c). With `scores`, the
+ * One run of the tool with these settings (run.c). With `scores`, the
  * first model's pooled scores are returned there instead of printed, and
  * the process goes on after a GPU run (compare scores many files).
  * @return the exit status (enum CliExit).

@@ -213,26 +213,6 @@ static int read_bitrate(CmpEncode *e, const CliRunScores *s)
     return -EINVAL;
 }
 
-/* ---- Ladders ---- */
-
-int compare_add_ladder(Compare *c, const char *name, size_t len, unsigned *index)
-{
-    for (unsigned l = 0; l < c->n_lad; l++) {
-        if (strlen(c->lad[l].name) == len && !strncmp(c->lad[l].name, name, len)) {
-            *index = l;
-            return 0;
-        }
-    }
-    CmpLadder *lad = realloc(c->lad, (c->n_lad + 1) * sizeof(*lad));
-    if (!lad) return -ENOMEM;
-    c->lad = lad;
-    memset(&lad[c->n_lad], 0, sizeof(*lad));
-    lad[c->n_lad].name = strndup(name, len);
-    if (!lad[c->n_lad].name) return -ENOMEM;
-    *index = c->n_lad++;
-    return 0;
-}
-
 static const char *base_name(const char *path)
 {
     const char *s = strrchr(path, '/');
@@ -470,18 +450,6 @@ static int plan_all(Compare *c, const Args *a, const char *argv0)
 
 /* ---- Output ---- */
 
-static void json_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (; *s; s++) {
-        const unsigned char ch = (unsigned char)*s;
-        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
-        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
-        else fputc(ch, f);
-    }
-    fputc('"', f);
-}
-
 static void json_num(FILE *f, double v)
 {
     if (isfinite(v)) fprintf(f, "%.17g", v);
@@ -493,25 +461,25 @@ static void json_encode_head(FILE *f, const Compare *c, unsigned i)
 {
     const CmpEncode *e = &c->enc[i];
     fputs(i ? ",\n    {\"file\": " : "\n    {\"file\": ", f);
-    json_str(f, e->path);
+    report_json_str(f, e->path);
     fputs(", \"ladder\": ", f);
-    json_str(f, c->lad[e->ladder].name);
+    report_json_str(f, c->lad[e->ladder].name);
     fputs(", \"bitrate_kbps\": ", f);
     json_num(f, e->kbps);
     fputs(", \"bitrate_source\": ", f);
-    json_str(f, e->rate_source);
+    report_json_str(f, e->rate_source);
 }
 
 /* The JSON outputs' first members: the reference, the metric and the grouping. */
 static void json_head(FILE *f, const Compare *c)
 {
     fputs("{\n  \"reference\": ", f);
-    if (c->ref) json_str(f, c->ref);
+    if (c->ref) report_json_str(f, c->ref);
     else fputs("null", f);
     fputs(",\n  \"metric\": ", f);
-    json_str(f, c->metric);
+    report_json_str(f, c->metric);
     fputs(",\n  \"grouping\": ", f);
-    json_str(f, c->grouping);
+    report_json_str(f, c->grouping);
 }
 
 static void write_json(FILE *f, const Compare *c)
@@ -532,7 +500,7 @@ static void write_json(FILE *f, const Compare *c)
     for (unsigned l = 0; l < c->n_lad; l++) {
         const CmpLadder *lad = &c->lad[l];
         fputs(l ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
-        json_str(f, lad->name);
+        report_json_str(f, lad->name);
         fprintf(f, ", \"anchor\": %s, \"encodes\": [", l ? "false" : "true");
         for (unsigned i = 0; i < lad->n; i++) fprintf(f, "%s%u", i ? ", " : "", lad->enc[i]);
         fputs("], \"bd_rate_percent\": ", f);
@@ -541,7 +509,7 @@ static void write_json(FILE *f, const Compare *c)
         json_num(f, lad->vmaf_err ? NAN : lad->bd_vmaf);
         if (lad->rate_err || lad->vmaf_err) {
             fputs(", \"bd_error\": ", f);
-            json_str(f, bd_why(lad->rate_err ? lad->rate_err : lad->vmaf_err));
+            report_json_str(f, bd_why(lad->rate_err ? lad->rate_err : lad->vmaf_err));
         }
         fputc('}', f);
     }
@@ -552,7 +520,7 @@ static void write_json(FILE *f, const Compare *c)
         fputs(", \"vmaf\": {", f);
         for (unsigned l = 0; l < c->n_lad; l++) {
             if (l) fputs(", ", f);
-            json_str(f, c->lad[l].name);
+            report_json_str(f, c->lad[l].name);
             fputs(": ", f);
             json_num(f, c->common_vmaf[i * c->n_lad + l]);
         }
@@ -572,23 +540,9 @@ static void write_plan_json(FILE *f, const Compare *c)
     fputs("\n  ],\n  \"ladders\": [", f);
     for (unsigned l = 0; l < c->n_lad; l++) {
         fputs(l ? ", " : "", f);
-        json_str(f, c->lad[l].name);
+        report_json_str(f, c->lad[l].name);
     }
     fputs("]\n}\n", f);
-}
-
-static void csv_str(FILE *f, const char *s)
-{
-    if (!strpbrk(s, ",\"\n\r")) {
-        fputs(s, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', f);
-        fputc(*s, f);
-    }
-    fputc('"', f);
 }
 
 static void csv_num(FILE *f, double v)
@@ -604,9 +558,9 @@ static void write_csv(FILE *f, const Compare *c)
         const CmpLadder *lad = &c->lad[l];
         for (unsigned i = 0; i < lad->n; i++) {
             const CmpEncode *e = &c->enc[lad->enc[i]];
-            csv_str(f, lad->name);
+            report_csv_str(f, lad->name);
             fputc(',', f);
-            csv_str(f, e->path);
+            report_csv_str(f, e->path);
             fputc(',', f);
             csv_num(f, e->kbps);
             fputc(',', f);

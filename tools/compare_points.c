@@ -12,7 +12,25 @@
 #include <string.h>
 
 #include "cli.h"
-#include "compare.h"
+#include "compare_points.h"
+
+int compare_add_ladder(Compare *c, const char *name, size_t len, unsigned *index)
+{
+    for (unsigned l = 0; l < c->n_lad; l++) {
+        if (strlen(c->lad[l].name) == len && !strncmp(c->lad[l].name, name, len)) {
+            *index = l;
+            return 0;
+        }
+    }
+    CmpLadder *lad = realloc(c->lad, (c->n_lad + 1) * sizeof(*lad));
+    if (!lad) return -ENOMEM;
+    c->lad = lad;
+    memset(&lad[c->n_lad], 0, sizeof(*lad));
+    lad[c->n_lad].name = strndup(name, len);
+    if (!lad[c->n_lad].name) return -ENOMEM;
+    *index = c->n_lad++;
+    return 0;
+}
 
 /* Split one CSV line in place (double quotes, "" inside them). */
 static unsigned csv_split(char *line, char **field, unsigned max)

@@ -10,7 +10,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "compare.h"
 #include "libvmaf/libvmaf.h"
@@ -169,17 +168,9 @@ static void write_page(FILE *f, const Compare *c)
     report_esc(f, c->lad[0].name);
     fputs("</td></tr>\n<tr><th>method</th><td>piecewise cubic Hermite interpolation "
           "(Fritsch-Carlson) over log10(bitrate), integrated over the range both ladders "
-          "cover (Bj&oslash;ntegaard VCEG-M33; JCTVC-L1100, JVET and AOM CTC)</td></tr>\n"
-          "<tr><th>exactvmaf</th><td>", f);
-    report_esc(f, vmaf_version());
-    char when[64] = "";
-    const time_t now = time(NULL);
-    struct tm tm;
-    if (localtime_r(&now, &tm)) strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-    fprintf(f, "</td></tr>\n<tr><th>date</th><td>%s</td></tr>\n<tr><th>command</th><td><code>",
-            when);
-    report_esc(f, c->command);
-    fputs("</code></td></tr>\n</table></section>\n", f);
+          "cover (Bj&oslash;ntegaard VCEG-M33; JCTVC-L1100, JVET and AOM CTC)</td></tr>\n", f);
+    report_run_rows(f, c->command);
+    fputs("</table></section>\n", f);
 
     fputs("<section id=\"curves\"><h2>Rate and ", f);
     report_esc(f, c->metric);

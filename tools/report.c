@@ -126,6 +126,47 @@ void report_esc(FILE *f, const char *s)
     }
 }
 
+void report_json_str(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (; *s; s++) {
+        const unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
+        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
+        else fputc(ch, f);
+    }
+    fputc('"', f);
+}
+
+void report_csv_str(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\n\r")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"') fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* The rows both pages end their run table with: the version, the date and the command. */
+void report_run_rows(FILE *f, const char *command)
+{
+    fputs("<tr><th>exactvmaf</th><td>", f);
+    report_esc(f, vmaf_version());
+    char when[64] = "";
+    const time_t now = time(NULL);
+    struct tm tm;
+    if (localtime_r(&now, &tm)) strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+    fprintf(f, "</td></tr>\n<tr><th>date</th><td>%s</td></tr>\n<tr><th>command</th><td><code>",
+            when);
+    report_esc(f, command);
+    fputs("</code></td></tr>\n", f);
+}
+
 static void print_time(FILE *f, double s)
 {
     if (!(s >= 0)) {
@@ -468,16 +509,9 @@ static int write_page(FILE *f, VmafContext *vmaf, const CliReport *r, Series *al
     }
     fputs("</td></tr>\n<tr><th>devices</th><td>", f);
     device_list(f, vmaf);
-    fputs("</td></tr>\n<tr><th>exactvmaf</th><td>", f);
-    report_esc(f, vmaf_version());
-    char when[64] = "";
-    const time_t now = time(NULL);
-    struct tm tm;
-    if (localtime_r(&now, &tm)) strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
-    fprintf(f, "</td></tr>\n<tr><th>date</th><td>%s</td></tr>\n<tr><th>command</th><td><code>",
-            when);
-    report_esc(f, r->command);
-    fputs("</code></td></tr>\n</table></section>\n", f);
+    fputs("</td></tr>\n", f);
+    report_run_rows(f, r->command);
+    fputs("</table></section>\n", f);
 
     /* Pooled values. */
     fputs("<section id=\"pooled\"><h2>Pooled scores</h2><table>\n<tr><th></th>"

@@ -30,6 +30,15 @@ int report_out_close(OutFile *o, int err);
 /** Write s escaped for HTML text and attributes. */
 void report_esc(FILE *f, const char *s);
 
+/** The rows both HTML pages end their run table with: version, date, the command line. */
+void report_run_rows(FILE *f, const char *command);
+
+/** Write s as a JSON string, quotes included. */
+void report_json_str(FILE *f, const char *s);
+
+/** Write s as one CSV field: as it is, or quoted ("" for ") where it holds , " or a line end. */
+void report_csv_str(FILE *f, const char *s);
+
 typedef struct CliReport {
     const char *ref_path, *dist_path;
     const char *ref_desc, *dist_desc;   /**< "1920x1080 4:2:0 8-bit, h264 yuv420p, 25 fps" */

@@ -59,6 +59,17 @@ enum ExactvmafBackend {
 };
 
 /**
+ * A backend's name as the command line, the output files and the Python
+ * package spell it: "cpu", "cuda", "auto", "opencl", "auto-opencl"; NULL
+ * for a value that is no backend. The names of every backend are
+ * exactvmaf_backend_name(0), (1), ... up to the first NULL.
+ */
+const char *exactvmaf_backend_name(enum ExactvmafBackend backend);
+
+/** The backend called `name` (as exactvmaf_backend_name() spells it). @return it, or -EINVAL. */
+int exactvmaf_backend_from_name(const char *name);
+
+/**
  * Choose the backend and the device: for CUDA its index (0 = first), for
  * OpenCL the index over every platform's devices in platform order (as
  * exactvmaf_device_describe() lists them), where 0 is the default device:
@@ -248,6 +259,49 @@ int exactvmaf_frames_concluded(VmafContext *vmaf, unsigned *n);
  * their names are the same pointer.
  */
 const char *exactvmaf_option_name(const char *extractor, const char *key);
+
+/** What a GPU backend has of an extractor (exactvmaf_extractor_twins()). */
+enum ExactvmafTwin {
+    /** A CUDA twin is built into this library. */
+    EXACTVMAF_TWIN_CUDA = 1 << 0,
+    /** An OpenCL twin is built into this library. */
+    EXACTVMAF_TWIN_OPENCL = 1 << 1,
+    /**
+     * The OpenCL twin needs native fp64: on a device without it, or with
+     * EXACTVMAF_FP64_OFF, the extractor is computed on the CPU (same scores).
+     */
+    EXACTVMAF_TWIN_OPENCL_NEEDS_FP64 = 1 << 2,
+};
+
+/**
+ * The feature extractors of this library, in registry order: the name of
+ * extractor i, as vmaf_use_feature() takes it ("float_adm"); NULL past the
+ * last. The list is the library's own (made at build time from the metric
+ * rooms), so tools and tests take their lists from here.
+ */
+const char *exactvmaf_extractor_name(unsigned i);
+
+/**
+ * Output k of extractor i under its canonical name
+ * ("VMAF_feature_adm2_score"), as an option renaming outputs takes it;
+ * NULL past the last output or extractor.
+ */
+const char *exactvmaf_extractor_output(unsigned i, unsigned k);
+
+/**
+ * Option k of extractor i: its name, its alias (NULL when none) and its
+ * help text, as static strings. @return 0, or -ENOENT past the last option
+ * or extractor.
+ */
+int exactvmaf_extractor_option(unsigned i, unsigned k, const char **name, const char **alias,
+                               const char **help);
+
+/**
+ * The GPU twins of extractor i in this library: enum ExactvmafTwin bits
+ * (0 when it runs on the CPU on every backend). @return the bits, or
+ * -ENOENT past the last extractor.
+ */
+int exactvmaf_extractor_twins(unsigned i);
 
 /**
  * Whether the model file at `path` holds a bootstrap collection ("0", "1",

@@ -99,7 +99,7 @@ def score(ref, dis, model='vmaf_v0.6.1', features=(), backend='auto', threads=0,
     surface = options.pop('surface', None)
     if options:
         raise Error('unknown option(s) for frames: %s' % ', '.join(sorted(options)))
-    from ._frames import score_frames
+    from ._scorer import score_frames
     return score_frames(ref, dis, model, features, backend, threads, subsample, bitdepth, gpu,
                         frames_in_flight, surface)
 

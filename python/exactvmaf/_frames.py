@@ -1,5 +1,5 @@
 """Frames held in memory (numpy arrays) and the library context that
-scores them (the frame loop is _scorer.Scorer's).
+scores them (the frame loop is _scorer.py's).
 
 Each frame is copied once, straight into a picture of the context's pool;
 the library takes the pictures over. Geometry, type and sample range are
@@ -15,9 +15,6 @@ from ._lib import check
 from ._log import Capture
 from .errors import Error
 from .result import Result
-
-_END = object()
-
 
 def _planes(frame, what, index):
     """(Y,) for a 2-D array, (Y, U, V) for a tuple or list of three."""
@@ -163,26 +160,6 @@ class _Context:
         # vmaf_use_feature consumes the dictionary, even when it fails.
         self.check(self.L.vmaf_use_feature(self.ctx, name.encode(), d),
                    'cannot use feature %s' % name)
-
-
-def score_frames(ref, dis, models, features, backend, threads, subsample, bitdepth, gpu,
-                 frames_in_flight, surface=None):
-    from ._scorer import Scorer
-    with Scorer(models, features, backend, threads, bitdepth, subsample, gpu,
-                frames_in_flight, surface) as s:
-        it_r, it_d = iter(ref), iter(dis)
-        n = 0
-        while True:
-            r, d = next(it_r, _END), next(it_d, _END)
-            if r is _END or d is _END:
-                if r is not d:
-                    raise Error('the %s has %d frames, the %s more' % (
-                        'reference' if r is _END else 'distorted', n,
-                        'distorted' if r is _END else 'reference'))
-                break
-            s.push(r, d)
-            n += 1
-    return s.result
 
 
 def _collect(c, n, subsample, elapsed):

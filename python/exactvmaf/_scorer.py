@@ -236,3 +236,26 @@ class Scorer:
         rest = [(i, m) for i, m in pairs if i >= self.emitted]
         self.emitted = self.n
         return rest
+
+
+# The end of an iterable of frames (None could be a frame).
+_END = object()
+
+
+def score_frames(ref, dis, models, features, backend, threads, subsample, bitdepth, gpu,
+                 frames_in_flight, surface=None):
+    with Scorer(models, features, backend, threads, bitdepth, subsample, gpu,
+                frames_in_flight, surface) as s:
+        it_r, it_d = iter(ref), iter(dis)
+        n = 0
+        while True:
+            r, d = next(it_r, _END), next(it_d, _END)
+            if r is _END or d is _END:
+                if r is not d:
+                    raise Error('the %s has %d frames, the %s more' % (
+                        'reference' if r is _END else 'distorted', n,
+                        'distorted' if r is _END else 'reference'))
+                break
+            s.push(r, d)
+            n += 1
+    return s.result

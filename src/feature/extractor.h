@@ -89,6 +89,12 @@ typedef struct VmafFexTwin {
     /** Its kernels per backend; the twin runs where the pipeline's backend has a part. */
     const struct VmafGpuProgram *program;
     size_t priv_size;       /**< host state, fex->twin_priv */
+    /**
+     * Every step is binary64: on a device or mode without native fp64
+     * (OpenCL's fp64-free mode) the framework leaves the instance to the
+     * CPU path without calling init.
+     */
+    bool needs_fp64;
     size_t lane_size;       /**< per frame in flight */
     int (*init)(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                 unsigned w, unsigned h, struct VmafGpuNeeds *needs);
@@ -164,6 +170,8 @@ struct VmafFex {
     const VmafFexTwin *twin; /**< the backend computing this instance; NULL: CPU */
     void *twin_priv;        /**< the twin's own state */
     char *share_key;        /**< vmaf_fex_share_lead()'s key, or NULL */
+    /** The geometry init was given; every frame's pictures must have it. */
+    unsigned w, h, bpc;
     /** Index after the last frame its twin concluded (a failover's seam). */
     unsigned twin_next;
     /** vmaf_fex_hold() of the running call; UINT_MAX: nothing held back. */

@@ -18,6 +18,7 @@
 #include "context.h"
 #include "cpu.h"
 #include "feature_collector.h"
+#include "exactvmaf/exactvmaf.h"
 #include "libvmaf/libvmaf.h"
 
 typedef struct Case {
@@ -221,18 +222,16 @@ void checkasm_extractors(int isa_max)
 
 void checkasm_bench(int isa_max)
 {
-    static const char *const features[] = {
-        "float_ssim", "float_ms_ssim", "psnr_hvs", "cambi", "speed_chroma",
-        "speed_temporal", "float_motion", "motion", "float_vif", "vif", "float_adm", "adm",
-    };
     static Outputs out;
     printf("\nCPU ms per 1920x1080 8-bit frame, one thread, at each instruction set:\n%-16s", "");
     for (int isa = EV_ISA_C; isa <= isa_max; isa++)
         printf(" %9s", ev_isa_name(isa));
     printf("\n");
-    for (size_t f = 0; f < sizeof(features) / sizeof(features[0]); f++) {
-        const Case c = { features[f], NULL, VMAF_PIX_FMT_YUV420P, 8, 1920, 1080 };
-        printf("%-16s", features[f]);
+    /* Every extractor of the library's registry. */
+    const char *feature;
+    for (unsigned f = 0; (feature = exactvmaf_extractor_name(f)); f++) {
+        const Case c = { feature, NULL, VMAF_PIX_FMT_YUV420P, 8, 1920, 1080 };
+        printf("%-16s", feature);
         for (int isa = EV_ISA_C; isa <= isa_max; isa++) {
             ev_cpu_set_isa_max(isa);
             double best = 1e30;

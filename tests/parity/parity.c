@@ -19,7 +19,7 @@
  *                 golden/netflix-v3.2.0/manifest.json (the float_adm option sets of
  *                 the goldens are read from it)
  *   --backend B   the backend under test (default cuda); opencl checks the
- *                 metrics that have an OpenCL twin (OPENCL_TWINS) unless --only
+ *                 metrics that have an OpenCL twin (the registry says) unless --only
  *   --opencl-fp64 native fp64 where the device has it (auto), or the
  *                 fp64-free routines everywhere (off)
  *   --quick       fewer generated cases (no 2160p, 300 frames at 32x32)
@@ -373,14 +373,31 @@ static unsigned mismatch_lines;
 static bool verbose;
 /* The backend under test; the CPU itself with --self-check. */
 static enum ExactvmafBackend test_backend = EXACTVMAF_BACKEND_CUDA;
-static const char *test_backend_name = "cuda";
-/* The metrics with an OpenCL twin so far; the others run on the CPU there.
- * ciede's twin needs native binary64: not in the fp64-free mode. */
-#define OPENCL_TWINS_NO_FP64 "psnr,float_psnr,motion,vif,float_motion,float_vif,adm,float_adm," \
-                             "float_ms_ssim,float_moment,psnr_hvs,float_ssim,speed_chroma," \
-                             "speed_temporal,cambi"
-#define OPENCL_TWINS OPENCL_TWINS_NO_FP64 ",ciede"
+/* Its name, exactvmaf_backend_name()'s, set with it. */
+static const char *test_backend_name;
+/*
+ * --backend opencl without --only: the extractors the library has an
+ * OpenCL twin of (its registry, exactvmaf_extractor_twins()), comma
+ * separated; without those that need native fp64 in the fp64-free mode
+ * (they run on the CPU there). The others run on the CPU on that backend.
+ */
+static char opencl_twins[1024];
 
+static const char *list_opencl_twins(bool fp64)
+{
+    size_t at = 0;
+    const char *name;
+    for (unsigned i = 0; (name = exactvmaf_extractor_name(i)); i++) {
+        const int t = exactvmaf_extractor_twins(i);
+        if (!(t & EXACTVMAF_TWIN_OPENCL) || (!fp64 && (t & EXACTVMAF_TWIN_OPENCL_NEEDS_FP64)))
+            continue;
+        const int n = snprintf(opencl_twins + at, sizeof(opencl_twins) - at, "%s%s",
+                               at ? "," : "", name);
+        if (n < 0 || (size_t)n >= sizeof(opencl_twins) - at) break;
+        at += (size_t)n;
+    }
+    return opencl_twins;
+}
 
 static Tally *tally_for(const char *metric)
 {
@@ -785,12 +802,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--list")) list = true;
         else if (!strcmp(argv[i], "--self-check")) {
             test_backend = EXACTVMAF_BACKEND_CPU;
-            test_backend_name = "cpu";
         } else if (!strcmp(argv[i], "--backend") && i + 1 < argc &&
-                   (!strcmp(argv[i + 1], "cuda") || !strcmp(argv[i + 1], "opencl"))) {
-            test_backend_name = argv[++i];
-            test_backend = !strcmp(test_backend_name, "cuda") ? EXACTVMAF_BACKEND_CUDA
-                                                              : EXACTVMAF_BACKEND_OPENCL;
+                   (exactvmaf_backend_from_name(argv[i + 1]) == EXACTVMAF_BACKEND_CUDA ||
+                    exactvmaf_backend_from_name(argv[i + 1]) == EXACTVMAF_BACKEND_OPENCL)) {
+            test_backend = (enum ExactvmafBackend)exactvmaf_backend_from_name(argv[++i]);
         } else if (!strcmp(argv[i], "--opencl-device") && i + 1 < argc) {
             test_device = argv[++i];
         } else if (!strcmp(argv[i], "--opencl-fp64") && i + 1 < argc &&
@@ -803,6 +818,7 @@ int main(int argc, char **argv)
             return 2;
         }
     }
+    test_backend_name = exactvmaf_backend_name(test_backend);
     for (const char *p = only; p && *p;) {
         const size_t k = strcspn(p, ",");
         if (!metric_named(p, k)) {
@@ -813,7 +829,7 @@ int main(int argc, char **argv)
     }
     /* OpenCL: the metrics with a twin, unless --only names others. */
     const bool all_twins = !only && test_backend == EXACTVMAF_BACKEND_OPENCL;
-    if (all_twins) only = test_fp64 == EXACTVMAF_FP64_OFF ? OPENCL_TWINS_NO_FP64 : OPENCL_TWINS;
+    if (all_twins) only = list_opencl_twins(test_fp64 != EXACTVMAF_FP64_OFF);
     if (list) {
         for (const VmafFeatureExtractor *const *f = vmaf_fex_list(); *f; f++)
             if ((*f)->extract && wanted((*f)->name)) puts((*f)->name);

@@ -59,9 +59,6 @@ static int twin_init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
                      unsigned w, unsigned h, VmafGpuNeeds *needs)
 {
     CiedeGpu *g = fex->twin_priv;
-    VmafGpu *gpu = fex->env.gpu;
-    /* Every step is binary64; the fp64-free OpenCL mode leaves ciede to the CPU. */
-    if (!vmaf_gpu_fp64(gpu)) return VMAF_FEX_TWIN_DECLINED;
     /* The 64-bit total, and one grid row per picture row (CUDA: 65535 at most). */
     if ((uint64_t)w * h >= CIEDE_MAX_PIXELS || h > 65535) return VMAF_FEX_TWIN_DECLINED;
     /* The CPU path's init has refused every other format and geometry. */
@@ -261,6 +258,7 @@ static int conclude(VmafFex *fex, const VmafGpuFrame *fr, void *lp)
 const VmafFexTwin vmaf_fex_ciede_gpu = {
     .program = &program,
     .priv_size = sizeof(CiedeGpu),
+    .needs_fp64 = true,     /* every step is binary64 */
     .lane_size = sizeof(CiedeLane),
     .init = twin_init,
     .lane_init = lane_init,

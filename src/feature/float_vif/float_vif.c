@@ -424,13 +424,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
 {
     VifState *s = fex->priv;
 
-    if (ref->w[0] != s->w || ref->h[0] != s->h || dist->w[0] != s->w ||
-        dist->h[0] != s->h || ref->bpc != s->bpc || dist->bpc != s->bpc) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                 "float_vif: frame %u does not match the %ux%u %u-bit geometry "
-                 "given at init", index, s->w, s->h, s->bpc);
-        return -EINVAL;
-    }
 
     vmaf_picture_to_float(ref, 0, VIF_OFFSET, s->in_ref, s->in_stride);
     vmaf_picture_to_float(dist, 0, VIF_OFFSET, s->in_dis, s->in_stride);

@@ -326,12 +326,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     (void)dist;
 
     if (!s->motion_force_zero) {
-        if (ref->w[0] != s->w || ref->h[0] != s->h || ref->bpc != s->bpc) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                     "motion: frame %u does not match the %ux%u %u-bit geometry given at init",
-                     index, s->w, s->h, s->bpc);
-            return -EINVAL;
-        }
         /* Frame `index` is compared with the picture of the previous call
          * (two calls back with the five-frame window), whatever its index,
          * from index 1 (2) on; the reference fails when there is none. */

@@ -350,13 +350,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
         return ivif_emit(fex, acc, s->vif_skip_scale0, s->debug, index);
     }
 
-    if (ref->w[0] != s->w || ref->h[0] != s->h || dist->w[0] != s->w ||
-        dist->h[0] != s->h || ref->bpc != s->bpc || dist->bpc != s->bpc) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                 "vif: frame %u does not match the %ux%u %u-bit geometry given at init",
-                 index, s->w, s->h, s->bpc);
-        return -EINVAL;
-    }
 
     for (int sc = 0; sc < IVIF_NUM_SCALES; sc++) {
         if (sc > 0)

@@ -317,13 +317,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
 {
     HvsState *s = fex->priv;
 
-    if (ref->bpc != s->bpc || dist->bpc != s->bpc || ref->w[0] != s->w[0] ||
-        ref->h[0] != s->h[0] || dist->w[0] != s->w[0] || dist->h[0] != s->h[0]) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                 "psnr_hvs: frame %u does not match the %ux%u %u-bit geometry "
-                 "given at init", index, s->w[0], s->h[0], s->bpc);
-        return -EINVAL;
-    }
 
     float acc[3];
     int32_t count[3];

@@ -120,9 +120,8 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
 {
     SpeedChromaState *s = fex->priv;
 
-    if (ref->w[0] != s->w || ref->h[0] != s->h || dist->w[0] != s->w ||
-        dist->h[0] != s->h || ref->bpc != s->bpc || dist->bpc != s->bpc ||
-        ref->w[1] != (unsigned)s->core.w || ref->h[1] != (unsigned)s->core.h ||
+    /* The luma geometry is the framework's check (vmaf_fex_extract). */
+    if (ref->w[1] != (unsigned)s->core.w || ref->h[1] != (unsigned)s->core.h ||
         dist->w[1] != (unsigned)s->core.w || dist->h[1] != (unsigned)s->core.h) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR,
                  "speed_chroma: frame %u does not match the %ux%u %u-bit geometry "

@@ -118,13 +118,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
 {
     SpeedTemporalState *s = fex->priv;
 
-    if (ref->w[0] != s->w || ref->h[0] != s->h || dist->w[0] != s->w ||
-        dist->h[0] != s->h || ref->bpc != s->bpc || dist->bpc != s->bpc) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                 "speed_temporal: frame %u does not match the %ux%u %u-bit geometry "
-                 "given at init", index, s->w, s->h, s->bpc);
-        return -EINVAL;
-    }
     if (index != s->next_index) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR,
                  "speed_temporal: got frame %u, expected frame %u (frames must come "

@@ -160,13 +160,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
     MsSsimState *s = fex->priv;
     int err;
 
-    if (ref->w[0] != s->w || ref->h[0] != s->h || dist->w[0] != s->w ||
-        dist->h[0] != s->h || ref->bpc != s->bpc || dist->bpc != s->bpc) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                 "float_ms_ssim: frame %u does not match the %ux%u %u-bit geometry "
-                 "given at init", index, s->w, s->h, s->bpc);
-        return -EINVAL;
-    }
 
     const VmafPicture *pic[2] = { ref, dist };
     for (int i = 0; i < 2; i++) {

@@ -150,13 +150,6 @@ static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist
 {
     SsimState *s = fex->priv;
 
-    if (ref->w[0] != s->w || ref->h[0] != s->h || dist->w[0] != s->w ||
-        dist->h[0] != s->h || ref->bpc != s->bpc || dist->bpc != s->bpc) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR,
-                 "float_ssim: frame %u does not match the %ux%u %u-bit geometry "
-                 "given at init", index, s->w, s->h, s->bpc);
-        return -EINVAL;
-    }
 
     /* The reference copies each plane with offset 0 into a buffer whose
      * stride is the width, and decimates there in place. */
