@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/os/os.h"
 #include "cli.h"
 
 enum {
@@ -272,7 +273,7 @@ static const char usage_text[] =
 "     the output, if any frame was done, is marked incomplete\n";
 
 #if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
+VMAF_OS_PRINTF(1, 2)
 #endif
 static enum CliParseResult fail(const char *fmt, ...)
 {

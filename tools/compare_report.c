@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../src/os/os.h"
 #include "compare.h"
 #include "libvmaf/libvmaf.h"
 #include "report.h"
@@ -175,7 +176,7 @@ static void write_page(FILE *f, const Compare *c)
     char when[64] = "";
     const time_t now = time(NULL);
     struct tm tm;
-    if (localtime_r(&now, &tm)) strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+    if (!vmaf_os_localtime(now, &tm)) strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
     fprintf(f, "</td></tr>\n<tr><th>date</th><td>%s</td></tr>\n<tr><th>command</th><td><code>",
             when);
     report_esc(f, c->command);

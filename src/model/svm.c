@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "os/os.h"
 #include "numconv.h"
 #include "svm.h"
 
@@ -16,7 +17,7 @@ typedef struct Text {
 } Text;
 
 #if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
+VMAF_OS_PRINTF(2, 3)
 #endif
 static int fail(Text *t, const char *fmt, ...)
 {

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "speed_core.h"
 #include "speed_options.h"
+#include "os/os.h"
 
 const char *const speed_prescale_methods[] = {
     "nearest", "bilinear", "bicubic", "lanczos4", NULL
@@ -98,7 +99,7 @@ static void gaussian(float *out, int size, float sd)
 static void *alloc_aligned(size_t bytes)
 {
     bytes = (bytes + 31) & ~(size_t)31;
-    return aligned_alloc(32, bytes ? bytes : 32);
+    return vmaf_os_aligned_alloc(32, bytes ? bytes : 32);
 }
 
 void speed_core_close(SpeedCore *c)
@@ -107,19 +108,19 @@ void speed_core_close(SpeedCore *c)
     ev_prescale_axis_free(&c->ay);
     free(c->src_rows);
     free(c->scaled_rows);
-    free(c->splane);
-    free(c->vrow);
-    free(c->dec);
-    free(c->blur);
-    free(c->tmp);
-    free(c->cent);
-    free(c->Y);
-    free(c->X);
-    free(c->B);
-    free(c->ref.entropy);
-    free(c->ref.variance);
-    free(c->dis.entropy);
-    free(c->dis.variance);
+    vmaf_os_aligned_free(c->splane);
+    vmaf_os_aligned_free(c->vrow);
+    vmaf_os_aligned_free(c->dec);
+    vmaf_os_aligned_free(c->blur);
+    vmaf_os_aligned_free(c->tmp);
+    vmaf_os_aligned_free(c->cent);
+    vmaf_os_aligned_free(c->Y);
+    vmaf_os_aligned_free(c->X);
+    vmaf_os_aligned_free(c->B);
+    vmaf_os_aligned_free(c->ref.entropy);
+    vmaf_os_aligned_free(c->ref.variance);
+    vmaf_os_aligned_free(c->dis.entropy);
+    vmaf_os_aligned_free(c->dis.variance);
     c->src_rows = c->scaled_rows = NULL;
     c->splane = c->vrow = c->dec = c->blur = c->tmp = NULL;
     c->cent = NULL;
