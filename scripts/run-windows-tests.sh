@@ -24,6 +24,8 @@ skip() {
     python3 -c 'import json, sys; print(json.dumps({"name": "windows cross build and tests",
         "result": "SKIP", "stdout": "SKIP: " + sys.argv[1]}))' "$1" \
         > "$build/meson-logs/testlog.json"
+    : > "$build/meson-logs/testlog-cli.json"
+    : > "$build/windows-compare.json"
     exit 0
 }
 
