@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "math/ev_math.h"
 #include "os/os.h"
 #include "numconv.h"
 #include "svm.h"
@@ -383,7 +384,7 @@ static double kernel(const EvSvm *m, const EvSvmNode *x, const EvSvmNode *y)
     case EV_SVM_KERNEL_POLY:
         return powi(m->gamma * dot(x, y) + m->coef0, m->degree);
     case EV_SVM_KERNEL_RBF:
-        return exp(-m->gamma * squared_distance(x, y));
+        return ev_exp(-m->gamma * squared_distance(x, y));
     case EV_SVM_KERNEL_SIGMOID:
         return tanh(m->gamma * dot(x, y) + m->coef0);
     }

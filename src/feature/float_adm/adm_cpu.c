@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "math/ev_math.h"
 #include "adm_arith.h"
 #include "adm_cpu.h"
 #include "adm_rcp.h"

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "math/ev_math.h"
 #include "cpu.h"
 #include "log.h"
 #include "speed_core.h"
@@ -85,7 +86,7 @@ static void gaussian(float *out, int size, float sd)
     float sum = 0.0f;
     for (int i = 0; i < size; i++) {
         const float x = (float)(i - half) - 0.0f;
-        const float num = (float)exp(-0.5 * x / sd * x / sd);
+        const float num = (float)ev_exp(-0.5 * x / sd * x / sd);
         const float den = (float)(1 / (sd * sqrt(2 * M_PI)));
         out[i] = num / den;
         sum += out[i];
@@ -410,7 +411,7 @@ static void covariance_finish(SpeedCore *c)
  * glibc's log2 of the same double). */
 static double log2_2pie(void)
 {
-    return log2(2 * M_PI * M_E);
+    return ev_log2(2 * M_PI * M_E);
 }
 
 void speed_core_estimate(SpeedCore *c, const float *plane, size_t stride,
@@ -517,7 +518,7 @@ void speed_core_conclude_sums(SpeedCore *c, SpeedEstimate *out)
         const float L = la->eig[k] < 0 ? 0.0f : la->eig[k];
         for (int b = 0; b < nb; b++) {
             const float arg = FADD(FMUL(L, out->variance[b]), c->sigma_nn);
-            out->entropy[b] = (float)((double)out->entropy[b] + (log2(arg) + l2pie));
+            out->entropy[b] = (float)((double)out->entropy[b] + (ev_log2(arg) + l2pie));
         }
     }
 }
@@ -528,32 +529,32 @@ static void weighted(int m, float re, float de, float rv, float dv, float *sr, f
 {
     switch (m) {
     case 0:
-        *sr = (float)(re * log2(1 + rv));
-        *sd = (float)(de * log2(1 + dv));
+        *sr = (float)(re * ev_log2(1 + rv));
+        *sd = (float)(de * ev_log2(1 + dv));
         break;
     case 1:
-        *sr = (float)(re * log2(1 + rv));
-        *sd = (float)(de * log2(1 + rv));
+        *sr = (float)(re * ev_log2(1 + rv));
+        *sd = (float)(de * ev_log2(1 + rv));
         break;
     case 2:
-        *sr = (float)(re * log2(1 + dv));
-        *sd = (float)(de * log2(1 + dv));
+        *sr = (float)(re * ev_log2(1 + dv));
+        *sd = (float)(de * ev_log2(1 + dv));
         break;
     case 3:
-        *sr = (float)(re * log2(1 + (rv + dv) / 2.0));
-        *sd = (float)(de * log2(1 + (rv + dv) / 2.0));
+        *sr = (float)(re * ev_log2(1 + (rv + dv) / 2.0));
+        *sd = (float)(de * ev_log2(1 + (rv + dv) / 2.0));
         break;
     case 4:
-        *sr = (float)(re * log2(1 + rv));
-        *sd = (float)(de * log2(1 + (rv + dv) / 2.0));
+        *sr = (float)(re * ev_log2(1 + rv));
+        *sd = (float)(de * ev_log2(1 + (rv + dv) / 2.0));
         break;
     case 5:
-        *sr = (float)(re * log2(1 + rv));
-        *sd = (float)(de * log2(1 + (0.75 * rv + 0.25 * dv)));
+        *sr = (float)(re * ev_log2(1 + rv));
+        *sd = (float)(de * ev_log2(1 + (0.75 * rv + 0.25 * dv)));
         break;
     default:
-        *sr = (float)(re * log2(1 + rv));
-        *sd = (float)(de * log2(1 + (0.25 * rv + 0.75 * dv)));
+        *sr = (float)(re * ev_log2(1 + rv));
+        *sd = (float)(de * ev_log2(1 + (0.25 * rv + 0.75 * dv)));
         break;
     }
 }
@@ -568,7 +569,7 @@ float speed_core_score(const SpeedCore *c, bool *singular)
 
     /* Entropy of a block at the noise floor:
      * 25 * (log2((1 + nn_floor) * sigma_nn) + log2(2 pi e)), stored as float. */
-    const float base = (float)(SPEED_N * (log2((double)FMUL(FADD(1.0f, c->nn_floor),
+    const float base = (float)(SPEED_N * (ev_log2((double)FMUL(FADD(1.0f, c->nn_floor),
                                                              c->sigma_nn)) + log2_2pie()));
     float score = 0.0f;
     for (int b = 0; b < c->nb; b++) {
