@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "os/os.h"
 #include "libvmaf/libvmaf.h"
 #include "exactvmaf/exactvmaf.h"
 
@@ -47,7 +48,7 @@ void vmaf_log_release(uint64_t id, bool show, char *first, size_t len);
 enum VmafLogLevel vmaf_log_default_level(void);
 
 #if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
+VMAF_OS_PRINTF(2, 3)
 #endif
 void vmaf_log(enum VmafLogLevel level, const char *fmt, ...);
 

@@ -31,8 +31,10 @@ void vmaf_mem_unmap(void *p, size_t size);
 
 /*
  * malloc-like: at least `size` bytes aligned to 64 (from half a huge page
- * up, whole huge pages, advised as huge), not zeroed; free() releases it.
+ * up, whole huge pages, advised as huge), not zeroed; vmaf_mem_free_large()
+ * releases it (not free(): on Windows it is _aligned_malloc's).
  */
 void *vmaf_mem_alloc_large(size_t size);
+void vmaf_mem_free_large(void *p);
 
 #endif

@@ -55,7 +55,7 @@ int vmaf_option_set(const char *fex_name, const VmafOption *opt, void *obj,
     case VMAF_OPT_TYPE_INT: {
         char *end = NULL;
         errno = 0;
-        long n = strtol(val, &end, 10);
+        long long n = strtoll(val, &end, 10);
         if (!*val || *end || errno) return bad_value(fex_name, opt, val, "expected an integer");
         if (n < opt->min || n > opt->max) return bad_value(fex_name, opt, val, range);
         *(int *)dst = (int)n;

@@ -8,7 +8,6 @@
  * truncated file that looks like a result.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -16,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
+#include <unistd.h> /* close, unlink, getpid: in mingw-w64 too */
 
 #include "context.h"
 #include "export.h"
@@ -24,6 +23,7 @@
 #include "feature_collector.h"
 #include "log.h"
 #include "opt.h"
+#include "os/os.h"
 
 /* Stored precision that selects "%.17g" (see exactvmaf_set_output_precision). */
 #define PRECISION_MAX 0
@@ -412,7 +412,7 @@ static int open_tmp_beside(Target *t, const char *final_path)
     for (unsigned tries = 0; fd < 0 && tries < 100; tries++) {
         snprintf(t->tmp_path, sz, "%s.%ld.%lx.%u.tmp", final_path, (long)getpid(),
                  (unsigned long)(uintptr_t)t, tries);
-        fd = open(t->tmp_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        fd = vmaf_os_open_new(t->tmp_path, 0666);
         if (fd < 0 && errno != EEXIST) break;
     }
     if (fd < 0) {
@@ -421,8 +421,8 @@ static int open_tmp_beside(Target *t, const char *final_path)
         t->tmp_path = NULL;
         return err;
     }
-    if (replacing) (void)fchmod(fd, st.st_mode & 07777);
-    t->f = fdopen(fd, "w");
+    if (replacing) (void)vmaf_os_fchmod(fd, st.st_mode & 07777);
+    t->f = fdopen(fd, "wb");
     if (!t->f) {
         const int err = -errno;
         close(fd);
@@ -444,15 +444,12 @@ static int target_open(Target *t, const char *path)
     struct stat st;
     if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
         /* A device or pipe (/dev/stdout, a FIFO): nothing to rename over. */
-        t->f = fopen(path, "w");
+        t->f = fopen(path, "wb");
         return t->f ? 0 : -errno;
     }
 
     /* A link to a regular file: replace the file, keep the link. */
-    char *resolved = NULL;
-    struct stat lst;
-    if (!lstat(path, &lst) && S_ISLNK(lst.st_mode))
-        resolved = realpath(path, NULL);
+    char *resolved = vmaf_os_link_target(path);
     const int err = open_tmp_beside(t, resolved ? resolved : path);
     free(resolved);
     return err;
@@ -468,7 +465,7 @@ static int target_close(Target *t, int err)
         if (!t->is_stdout && fclose(t->f) && !err) err = errno ? -errno : -EIO;
     }
     if (t->tmp_path) {
-        if (!err && rename(t->tmp_path, t->final_path)) err = -errno;
+        if (!err) err = vmaf_os_rename(t->tmp_path, t->final_path);
         if (err) unlink(t->tmp_path);
     }
     free(t->tmp_path);

@@ -11,6 +11,7 @@
 #include "mem.h"
 #include "picture_internal.h"
 #include "exactvmaf/exactvmaf.h"
+#include "os/os.h"
 
 /*
  * A pool keeps freed buffers of one geometry for reuse: a fresh zeroed
@@ -127,11 +128,11 @@ VMAF_EXPORT int vmaf_picture_alloc(VmafPicture *pic, enum VmafPixelFormat pix_fm
         memset(pic, 0, sizeof(*pic));
         return -EINVAL;
     }
-    void *buf = aligned_alloc(64, size);
+    void *buf = vmaf_os_aligned_alloc(64, size);
     if (!buf) return -ENOMEM;
     memset(buf, 0, size);
     int err = attach(pic, buf, offset, NULL);
-    if (err) free(buf);
+    if (err) vmaf_os_aligned_free(buf);
     return err;
 }
 
@@ -363,7 +364,7 @@ VMAF_EXPORT int vmaf_picture_unref(VmafPicture *pic)
             if (!kept) pool_buf_free(ref->buf, pool->size);
             pool_release(pool);
         } else {
-            free(ref->buf);
+            vmaf_os_aligned_free(ref->buf);
         }
         free(ref);
     }

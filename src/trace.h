@@ -15,7 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
+
+#include "os/process_time.h"
 
 static inline bool ev_trace_on(void)
 {
@@ -27,39 +28,16 @@ static inline bool ev_trace_on(void)
     return on;
 }
 
-/* The process's start on CLOCK_BOOTTIME's scale, in seconds: field 22 of
- * /proc/self/stat, in clock ticks since boot (10 ms steps; 0 where unknown). */
-static inline double ev_trace_process_start(void)
-{
-    static double start = -1;
-    if (start >= 0) return start;
-    start = 0;
-    FILE *f = fopen("/proc/self/stat", "r");
-    if (!f) return start;
-    char buf[1024];
-    const size_t n = fread(buf, 1, sizeof(buf) - 1, f);
-    fclose(f);
-    buf[n] = 0;
-    /* The command name (field 2) may hold spaces: count from its ')'. */
-    const char *p = strrchr(buf, ')');
-    for (int field = 2; p && field < 22; field++) p = strchr(p + 1, ' ');
-    const long tck = sysconf(_SC_CLK_TCK);
-    if (p && tck > 0) start = strtod(p + 1, NULL) / tck;
-    return start;
-}
-
 static inline void ev_trace(const char *fmt, ...)
 {
     if (!ev_trace_on()) return;
-    struct timespec t;
-    clock_gettime(CLOCK_BOOTTIME, &t);
+    const double t = vmaf_os_process_seconds();
     char line[256];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);
-    fprintf(stderr, "exactvmaf trace %.3f s: %s\n",
-            t.tv_sec + t.tv_nsec * 1e-9 - ev_trace_process_start(), line);
+    fprintf(stderr, "exactvmaf trace %.3f s: %s\n", t, line);
 }
 
 /* A monotonic clock in seconds, for time summed over a run's calls (0 when

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """CLI behaviour: the sample run, every output format, and bad input rejected with a
 clear message, a non-zero exit and no output file."""
-import argparse, csv, json, os, subprocess, sys, tempfile
+import argparse, csv, json, os, shlex, subprocess, sys, tempfile
 import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -21,8 +21,13 @@ def check(cond, what):
         print('FAIL:', what)
 
 
+# In a cross build meson's MESON_EXE_WRAPPER (wine, qemu) runs the tool.
+WRAPPER = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+
+
 def run(exe, *args):
-    return subprocess.run([exe] + list(args), capture_output=True, text=True, timeout=120)
+    return subprocess.run(WRAPPER + [exe] + list(args), capture_output=True, text=True,
+                          timeout=120)
 
 
 def expect_error(exe, tmp, what, args, needle):
@@ -41,7 +46,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--exe', required=True)
     a = ap.parse_args()
-    exe = a.exe
+    exe = os.path.abspath(a.exe)
     with tempfile.TemporaryDirectory() as tmp:
         # The sample run prints a score.
         r = run(exe, '-r', REF, '-d', DIS, '--model', 'version=vmaf_float_v0.6.1', '-q')

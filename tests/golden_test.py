@@ -19,12 +19,13 @@ backend, except those --may-decline names. A set with `mismatch` (integer-models
 passes only when each of its files differs from the golden in some of those outputs
 and in no other: its documented mismatch, nothing else (a crash fails it).
 In a cross build meson's MESON_EXE_WRAPPER (e.g. qemu-aarch64 -L SYSROOT) runs the tool.
+EXACTVMAF_GOLDEN_KEEP=DIR keeps every output JSON (--precision max) in DIR/SET/.
 DATA_DIR is tests/data unpacked (the build's test-data/: fixtures/ and golden/).
 Exit: 0 all identical (or only the documented mismatch), 1 any other difference or
 failure (the data missing too), 77 skipped (rcp on another processor, or no device of
 the backend asked for).
 """
-import argparse, json, math, os, re, shlex, struct, subprocess, sys, tempfile
+import argparse, json, math, os, re, shlex, shutil, struct, subprocess, sys, tempfile
 
 import testlib
 
@@ -219,6 +220,7 @@ def main():
     a = ap.parse_args()
     may_decline = set(filter(None, a.may_decline.split(',')))
     a.exe = shlex.split(os.environ.get('MESON_EXE_WRAPPER', '')) + [os.path.abspath(a.exe)]
+    keep = os.environ.get('EXACTVMAF_GOLDEN_KEEP')
 
     gdir = os.path.join(a.data, 'golden', 'netflix-v3.2.0')
     if not os.path.isfile(os.path.join(gdir, 'manifest.json')) or \
@@ -301,6 +303,11 @@ def main():
                 print('%-60s exit %d: %s' % (f['file'], r.returncode, r.stderr.strip()[-300:]))
                 continue
             result = json.load(open(out))
+            if keep:
+                # Every output kept, named by set and golden file, for a byte-for-byte
+                # comparison of two builds (scripts/run-windows-tests.sh).
+                os.makedirs(os.path.join(keep, a.set), exist_ok=True)
+                shutil.copyfile(out, os.path.join(keep, a.set, f['file'].replace('/', '__')))
             if a.backend in ('cuda', 'opencl'):
                 for name, be in result.get('backends', {}).items():
                     runs_total += 1

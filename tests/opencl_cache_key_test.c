@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "os/os.h"
 #include "gpu/opencl/opencl_cache.h"
 
 static unsigned checks, failures;
@@ -55,20 +56,28 @@ int main(void)
     CHECK(strcmp(a, file_of(&shifted, src, b)), "shifted fields keep the key");
 
     char dir[512];
-    setenv("EXACTVMAF_CACHE_DIR", "/x/y", 1);
-    setenv("XDG_CACHE_HOME", "/xdg", 1);
-    setenv("HOME", "/home/u", 1);
-    unsetenv("EXACTVMAF_CACHE");
+    vmaf_os_setenv("EXACTVMAF_CACHE_DIR", "/x/y");
+    vmaf_os_unsetenv("EXACTVMAF_CACHE");
     CHECK(!evl_cache_dir(dir, sizeof(dir)) && !strcmp(dir, "/x/y/opencl"), "dir %s", dir);
-    unsetenv("EXACTVMAF_CACHE_DIR");
+    vmaf_os_unsetenv("EXACTVMAF_CACHE_DIR");
+#if VMAF_OS_WINDOWS
+    vmaf_os_setenv("LOCALAPPDATA", "C:\\Users\\u\\AppData\\Local");
+    CHECK(!evl_cache_dir(dir, sizeof(dir)) &&
+          !strcmp(dir, "C:\\Users\\u\\AppData\\Local/exactvmaf/opencl"), "dir %s", dir);
+    vmaf_os_unsetenv("LOCALAPPDATA");
+    CHECK(evl_cache_dir(dir, sizeof(dir)), "no LOCALAPPDATA: no folder, yet %s", dir);
+#else
+    vmaf_os_setenv("XDG_CACHE_HOME", "/xdg");
+    vmaf_os_setenv("HOME", "/home/u");
     CHECK(!evl_cache_dir(dir, sizeof(dir)) && !strcmp(dir, "/xdg/exactvmaf/opencl"), "dir %s", dir);
-    setenv("XDG_CACHE_HOME", "relative", 1);
+    vmaf_os_setenv("XDG_CACHE_HOME", "relative");
     CHECK(!evl_cache_dir(dir, sizeof(dir)) && !strcmp(dir, "/home/u/.cache/exactvmaf/opencl"),
           "dir %s", dir);
-    unsetenv("HOME");
+    vmaf_os_unsetenv("HOME");
     CHECK(evl_cache_dir(dir, sizeof(dir)), "no HOME: no folder, yet %s", dir);
-    setenv("EXACTVMAF_CACHE_DIR", "/x/y", 1);
-    setenv("EXACTVMAF_CACHE", "0", 1);
+#endif
+    vmaf_os_setenv("EXACTVMAF_CACHE_DIR", "/x/y");
+    vmaf_os_setenv("EXACTVMAF_CACHE", "0");
     CHECK(evl_cache_dir(dir, sizeof(dir)), "EXACTVMAF_CACHE=0: still %s", dir);
 
     printf("%u checks, %u failures\n", checks, failures);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "os/os.h"
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_cuda.h"
 #include "exactvmaf/exactvmaf.h"
@@ -311,15 +312,15 @@ static void test_precision_env(void)
     static const struct { const char *env; int digits; } cases[] = {
         { NULL, 6 }, { "max", 0 }, { "3", 3 }, { "40", 0 }, { "", 6 } };
     for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-        if (cases[i].env) setenv("EXACTVMAF_PRECISION", cases[i].env, 1);
-        else unsetenv("EXACTVMAF_PRECISION");
+        if (cases[i].env) vmaf_os_setenv("EXACTVMAF_PRECISION", cases[i].env);
+        else vmaf_os_unsetenv("EXACTVMAF_PRECISION");
         VmafContext *v = NULL;
         VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE };
         CHECK(vmaf_init(&v, cfg) == 0);
         CHECK(vmaf_ctx_output_precision(v) == cases[i].digits);
         vmaf_close(v);
     }
-    unsetenv("EXACTVMAF_PRECISION");
+    vmaf_os_unsetenv("EXACTVMAF_PRECISION");
 }
 
 /*

@@ -196,9 +196,10 @@ unsigned av_hwdec_engines(const AvHwdec *h, enum AVCodecID id, unsigned bpc,
                       id == AV_CODEC_ID_VP8 ? 9 : id == AV_CODEC_ID_VP9 ? 10 :
                       id == AV_CODEC_ID_AV1 ? 11 : -1;
     if (codec < 0 || !h->device) return 0;
-    /* Both libraries are in the process already (FFmpeg opened them). */
-    void *cu = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    void *cv = dlopen("libnvcuvid.so.1", RTLD_NOW | RTLD_NOLOAD);
+    /* Both libraries are in the process already (FFmpeg opened them): these
+     * calls take references to them, dropped below. */
+    void *cu = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    void *cv = dlopen("libnvcuvid.so.1", RTLD_NOW | RTLD_LOCAL);
     int (*push)(CUcontext) = cu ? (int (*)(CUcontext))dlsym(cu, "cuCtxPushCurrent_v2") : NULL;
     int (*pop)(CUcontext *) = cu ? (int (*)(CUcontext *))dlsym(cu, "cuCtxPopCurrent_v2") : NULL;
     int (*caps)(DecoderCaps *) = cv ? (int (*)(DecoderCaps *))dlsym(cv, "cuvidGetDecoderCaps")

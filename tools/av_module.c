@@ -13,10 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#if EXACTVMAF_HAVE_FFMPEG
-#include <dlfcn.h>
-#endif
 
+#include "../src/os/os.h"
 #include "av_module.h"
 #include "video_input.h"
 
@@ -30,16 +28,13 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 static const AvModule *open_module(const char *path, char *err, size_t len)
 {
     /* RTLD_LOCAL: FFmpeg's symbols stay the module's. */
-    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-    if (!h) {
-        snprintf(err, len, "%s", dlerror());
-        return NULL;
-    }
-    const AvModule *(*entry)(void) = (const AvModule *(*)(void))dlsym(h, AV_MODULE_ENTRY);
+    void *h = vmaf_os_dlopen(path, err, len);
+    if (!h) return NULL;
+    const AvModule *(*entry)(void) = (const AvModule *(*)(void))vmaf_os_dlsym(h, AV_MODULE_ENTRY);
     const AvModule *m = entry ? entry() : NULL;
     if (!m || m->abi != AV_MODULE_ABI || m->video_input_size != sizeof(VideoInput)) {
         snprintf(err, len, "%s is not this exactvmaf's module (another version)", path);
-        dlclose(h);
+        vmaf_os_dlclose(h);
         return NULL;
     }
     return m;
@@ -57,15 +52,11 @@ static void load(void)
         return;
     }
     char exe[PATH_MAX];
-    const ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n <= 0) {
-        snprintf(why, sizeof(why), "its FFmpeg module cannot be found (/proc/self/exe is "
-                 "not readable)");
+    if (vmaf_os_exe_dir(exe, sizeof(exe))) {
+        snprintf(why, sizeof(why), "its FFmpeg module cannot be found (the tool's own "
+                 "folder is unknown)");
         return;
     }
-    exe[n] = '\0';
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = '\0';
     /* Beside the tool (a build folder, a wheel), then the installed place:
      * LIBDIR relative to the prefix the tool's bin/ is in. */
     char cand[2][PATH_MAX + 64];

@@ -5,6 +5,7 @@
  * argument or a malformed value is an error (Netflix ignores some), and
  * errors return instead of exiting so that the caller cleans up.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/os/os.h"
 #include "cli.h"
 
 enum {
@@ -278,7 +280,7 @@ static const char usage_text[] =
 "     the output, if any frame was done, is marked incomplete\n";
 
 #if defined(__GNUC__)
-__attribute__((format(printf, 1, 2)))
+VMAF_OS_PRINTF(1, 2)
 #endif
 static enum CliParseResult fail(const char *fmt, ...)
 {
@@ -444,7 +446,17 @@ static int parse_model(const char *arg, CliModel *m)
     }
     char *rest = m->buf;
     while (rest) {
-        char *val = split(&rest, ':');
+        char *val;
+        if (VMAF_OS_WINDOWS && !strncmp(rest, "path=", 5) && isalpha((unsigned char)rest[5]) &&
+            rest[6] == ':' && (rest[7] == '\\' || rest[7] == '/')) {
+            /* path=C:\... : the drive's colon is the path's, not a separator. */
+            char *sep = strchr(rest + 8, ':');
+            val = rest;
+            rest = sep ? sep + 1 : NULL;
+            if (sep) *sep = '\0';
+        } else {
+            val = split(&rest, ':');
+        }
         char *key = split(&val, '=');
         bool flag;
         if (!*key) {

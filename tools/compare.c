@@ -10,18 +10,21 @@
 #include <errno.h>
 #include <libgen.h>
 #include <math.h>
-#include <regex.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "../src/os/os.h"
+#if VMAF_OS_HAVE_REGEX
+#include <regex.h>
+#endif
 #include "cli.h"
 #include "compare.h"
 #include "inputs.h"
 #include "report.h"
-#include "stop_signals.h"
+#include "../src/os/stop_signals.h"
 #include "video_input.h"
 
 static const char compare_usage[] =
@@ -237,6 +240,13 @@ static void name_stem(const char *path, char *out, size_t len)
 
 static int group_encodes(Compare *c, const char *group_by)
 {
+#if !VMAF_OS_HAVE_REGEX
+    if (group_by) {
+        fprintf(stderr, "exactvmaf compare: --group-by needs regular expressions, which this "
+                "build for Windows lacks; name the ladders by folder instead\n");
+        return CLI_EXIT_USAGE;
+    }
+#else
     if (group_by) {
         regex_t re;
         const int rc = regcomp(&re, group_by, REG_EXTENDED);
@@ -272,6 +282,7 @@ static int group_encodes(Compare *c, const char *group_by)
         regfree(&re);
         return 0;
     }
+#endif
     /* By folder when there are several; else by the name's stem. */
     bool folders = false;
     char first[4096], dir[4096], stem[512];

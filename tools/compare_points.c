@@ -26,8 +26,10 @@ int compare_add_ladder(Compare *c, const char *name, size_t len, unsigned *index
     if (!lad) return -ENOMEM;
     c->lad = lad;
     memset(&lad[c->n_lad], 0, sizeof(*lad));
-    lad[c->n_lad].name = strndup(name, len);
+    lad[c->n_lad].name = malloc(len + 1);
     if (!lad[c->n_lad].name) return -ENOMEM;
+    memcpy(lad[c->n_lad].name, name, len);
+    lad[c->n_lad].name[len] = '\0';
     *index = c->n_lad++;
     return 0;
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../src/os/os.h"
 #include "compare.h"
 #include "libvmaf/libvmaf.h"
 #include "report.h"

@@ -17,7 +17,8 @@
 #include "cli.h"
 #include "exactvmaf/exactvmaf.h"
 #include "report.h"
-#include "stop_signals.h"
+#include "../src/os/os.h"
+#include "../src/os/stop_signals.h"
 
 /* --list-devices: every device of every GPU backend, or why a backend has none. */
 static int list_devices(void)
@@ -103,6 +104,8 @@ static int list_extractors(bool json)
 
 int main(int argc, char *argv[])
 {
+    /* Scores and outputs on stdout, videos on stdin: bytes, as on POSIX. */
+    vmaf_os_binary_stdio();
     if (argc > 1 && !strcmp(argv[1], "compare")) {
         int exit_code = compare_main(argc, argv);
         if (fflush(stdout) && exit_code == CLI_EXIT_OK) exit_code = CLI_EXIT_OUTPUT;

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../src/os/os.h"
 #include "incomplete.h"
 
 static void report(const char *path, int err)
@@ -30,8 +31,7 @@ static int make_scratch(char *tmpl)
 
 static char *scratch_template(const char *path, bool beside)
 {
-    const char *dir = getenv("TMPDIR");
-    if (!dir || !*dir) dir = "/tmp";
+    const char *dir = vmaf_os_temp_dir();
     const size_t sz = strlen(beside ? path : dir) + 32;
     char *t = malloc(sz);
     if (!t) return NULL;
@@ -47,7 +47,7 @@ static int copy_marked(FILE *in, FILE *out, enum VmafOutputFormat fmt,
 {
     char *line = NULL;
     size_t cap = 0;
-    const ssize_t len = getline(&line, &cap, in);
+    const long len = vmaf_os_getline(&line, &cap, in);
     switch (fmt) {
     case VMAF_OUTPUT_FORMAT_JSON:
         /* The library's first line is the document's "{". */
@@ -116,7 +116,7 @@ static int write_marked(VmafContext *vmaf, const char *path, enum VmafOutputForm
     if (to_stdout) {
         out = stdout;
     } else if (in_place) {
-        out = fopen(path, "w");
+        out = fopen(path, "wb");
     } else {
         tmp_out = scratch_template(path, true);
         if (!tmp_out) {
@@ -129,16 +129,9 @@ static int write_marked(VmafContext *vmaf, const char *path, enum VmafOutputForm
             tmp_out = NULL;
         } else {
             /* mkstemp makes 0600: give the file the mode it would have had. */
-            mode_t mode = 0666;
-            if (exists) {
-                mode = st.st_mode & 07777;
-            } else {
-                const mode_t mask = umask(0);
-                umask(mask);
-                mode &= ~mask;
-            }
-            (void)fchmod(fd, mode);
-            out = fdopen(fd, "w");
+            const unsigned mode = exists ? st.st_mode & 07777 : 0666 & ~vmaf_os_umask();
+            (void)vmaf_os_fchmod(fd, mode);
+            out = fdopen(fd, "wb");
             if (!out) close(fd);
         }
     }
@@ -152,7 +145,7 @@ static int write_marked(VmafContext *vmaf, const char *path, enum VmafOutputForm
     if (ferror(out) && !err) err = -EIO;
     if (out != stdout && fclose(out) && !err) err = -errno;
     out = NULL;
-    if (!err && tmp_out && rename(tmp_out, path)) err = -errno;
+    if (!err && tmp_out) err = vmaf_os_rename(tmp_out, path);
     if (err) {
         report(path, err);
         goto fail;
@@ -183,10 +176,7 @@ int cli_write_output(VmafContext *vmaf, const char *path, enum VmafOutputFormat 
     if (!incomplete) return vmaf_write_output(vmaf, path, fmt);
 
     /* A link to a file: replace the file and keep the link, as the library does. */
-    char *resolved = NULL;
-    struct stat lst;
-    if (strcmp(path, "-") && !lstat(path, &lst) && S_ISLNK(lst.st_mode))
-        resolved = realpath(path, NULL);
+    char *resolved = strcmp(path, "-") ? vmaf_os_link_target(path) : NULL;
     const char *target = resolved ? resolved : path;
     const int ret = write_marked(vmaf, target, fmt, incomplete);
     free(resolved);

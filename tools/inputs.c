@@ -16,8 +16,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../src/os/os.h"
 #include "inputs.h"
-#include "stop_signals.h"
+#include "../src/os/stop_signals.h"
 
 const char *cli_pix_fmt_name(enum VmafPixelFormat f)
 {
@@ -220,7 +221,7 @@ int cli_check_output_path(const char *path)
     char *probe = malloc(sz);
     if (!probe) return -ENOMEM;
     snprintf(probe, sz, "%s.%ld.probe", path, (long)getpid());
-    const int fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    const int fd = vmaf_os_open_new(probe, 0600);
     const int e = errno;
     if (fd >= 0) {
         close(fd);

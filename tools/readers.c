@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "readers.h"
-#include "stop_signals.h"
+#include "../src/os/stop_signals.h"
 #include "../src/trace.h"
 
 /* CLOCK_REALTIME `ms` milliseconds from now, for the timed waits. */
@@ -28,12 +28,7 @@ static struct timespec deadline_ms(long ms)
 static void *reader_main(void *arg)
 {
     Reader *r = arg;
-    /* The stop signals stay blocked (this thread was made while they were
-     * held): they are for the main thread. The wake signal ends a read. */
-    sigset_t wake;
-    sigemptyset(&wake);
-    sigaddset(&wake, CLI_WAKE_SIGNAL);
-    pthread_sigmask(SIG_UNBLOCK, &wake, NULL);
+    cli_reader_wakeable();
     while (!r->limit || r->produced < r->limit) {
         double t0 = ev_trace_clock();
         pthread_mutex_lock(&r->lock);
@@ -133,11 +128,7 @@ void reader_stop(Reader *r, bool cancel)
     r->stop = true;
     pthread_cond_broadcast(&r->cond);
     pthread_mutex_unlock(&r->lock);
-    for (;;) {
-        const struct timespec t = deadline_ms(50);
-        if (!pthread_timedjoin_np(r->thread, NULL, &t)) break;
-        pthread_kill(r->thread, CLI_WAKE_SIGNAL);
-    }
+    cli_join_reader(r->thread);
     while (r->len) {
         ReaderFrame *f = &r->q[r->head];
         if (f->ret == 1) vmaf_picture_unref(&f->pic);
@@ -188,7 +179,7 @@ int readers_start(VmafContext *vmaf, ReaderPool *pool, VideoInput *ref, VideoInp
     pool->vmaf = vmaf;
     VideoInput *vi[2] = { ref, dist };
     /* Made while the stop signals are held: the threads never take them. */
-    sigset_t old;
+    CliSignalHold old;
     cli_hold_stop_signals(true, &old);
     for (int k = 0; k < 2 && !err; k++) {
         vi[k]->alloc = pool_picture;

@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../src/os/os.h"
 #include "exactvmaf/exactvmaf.h"
 #include "report.h"
 
@@ -40,10 +41,8 @@ int report_out_open(OutFile *o, const char *path)
         return -e;
     }
     /* mkstemp makes 0600: the mode a new file would have had. */
-    const mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    o->f = fdopen(fd, "w");
+    (void)vmaf_os_fchmod(fd, 0666 & ~vmaf_os_umask());
+    o->f = fdopen(fd, "wb");
     if (!o->f) {
         close(fd);
         unlink(o->tmp);
@@ -59,7 +58,7 @@ int report_out_close(OutFile *o, int err)
     if (!o->f) return err;
     if (ferror(o->f)) err = err ? err : -EIO;
     if (fclose(o->f) && !err) err = -errno;
-    if (!err && rename(o->tmp, o->path)) err = -errno;
+    if (!err) err = vmaf_os_rename(o->tmp, o->path);
     if (err) {
         unlink(o->tmp);
         fprintf(stderr, "exactvmaf: cannot write %s: %s\n", o->path, strerror(-err));
@@ -160,7 +159,7 @@ void report_run_rows(FILE *f, const char *command)
     char when[64] = "";
     const time_t now = time(NULL);
     struct tm tm;
-    if (localtime_r(&now, &tm)) strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+    if (!vmaf_os_localtime(now, &tm)) strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
     fprintf(f, "</td></tr>\n<tr><th>date</th><td>%s</td></tr>\n<tr><th>command</th><td><code>",
             when);
     report_esc(f, command);

@@ -30,7 +30,8 @@
 #include "models.h"
 #include "readers.h"
 #include "report.h"
-#include "stop_signals.h"
+#include "../src/os/os.h"
+#include "../src/os/stop_signals.h"
 #include "video_input.h"
 #include "../src/trace.h"
 
@@ -150,10 +151,7 @@ static int check_lengths(VideoInput *ref, VideoInput *dist, const CliSettings *c
 /* -o naming one of the videos would replace it with scores. */
 static int check_not_an_input(const char *out, const char *in, const char *which)
 {
-    struct stat so, si;
-    if (!out || !strcmp(out, "-") || !strcmp(in, "-") || stat(out, &so) || stat(in, &si))
-        return 0;
-    if (so.st_dev != si.st_dev || so.st_ino != si.st_ino) return 0;
+    if (!out || !strcmp(out, "-") || !strcmp(in, "-") || !vmaf_os_same_file(out, in)) return 0;
     fprintf(stderr, "exactvmaf: output %s is the %s video %s: it would be replaced\n", out,
             which, in);
     return -EINVAL;
@@ -306,7 +304,7 @@ static int read_frames(VmafContext *vmaf, Reader *ref, Reader *dist,
         }
         /* Worker threads start with the first pair: they must not take the
          * stop signals, which are for this (reading) thread. */
-        sigset_t old;
+        CliSignalHold old;
         if (!index) cli_hold_stop_signals(true, &old);
         if (!index) ev_trace("first pair read");
         const double t0 = ev_trace_clock();
@@ -652,7 +650,7 @@ int cli_run(CliSettings *c, char *const argv[], CliRunScores *scores)
         const CliIncomplete inc = { .frames = n_frames, .reason = reason };
         /* Held during the writes: a second signal then ends the process
          * only once the files are complete and in place. */
-        sigset_t old;
+        CliSignalHold old;
         cli_hold_stop_signals(true, &old);
         err = c->output_path ? cli_write_output(vmaf, c->output_path, c->output_fmt,
                                                 sig ? &inc : NULL) : 0;

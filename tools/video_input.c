@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 
 #include "libvmaf/picture.h"
-#include "stop_signals.h"
+#include "../src/os/stop_signals.h"
 #include "video_input.h"
 
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -25,7 +25,7 @@
 
 int video_input_start_thread(pthread_t *t, void *(*fn)(void *), void *arg)
 {
-    sigset_t old;
+    CliSignalHold old;
     cli_hold_stop_signals(true, &old);
     const int err = pthread_create(t, NULL, fn, arg);
     cli_hold_stop_signals(false, &old);

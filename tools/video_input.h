@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "../src/os/os.h"
 #include "libvmaf/picture.h"
 
 /* The tool's FFmpeg module (av_module.h) calls these: the tool exports them
@@ -307,7 +308,7 @@ int video_input_finish_open(VideoInput *vi);
  *  an error, or once cancelled). */
 size_t video_input_fread(VideoInput *vi, void *buf, size_t n);
 #if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
+VMAF_OS_PRINTF(2, 3)
 #endif
 void video_input_error(const VideoInput *vi, const char *fmt, ...);
 /** Read error handling: -EINTR (silently) when the caller is stopping on a

@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "gpu/fault.h"
 #include "gpu/pipeline_internal.h"
 #include "log.h"
+#include "os/os.h"
 #include "picture_internal.h"
 #include "trace.h"
 
@@ -286,7 +286,7 @@ shrink:
 
     if (any_prepare(gpu)) {
         /* As many as frames in flight, leaving a core to the caller's thread. */
-        const long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        const long cpus = vmaf_os_cpu_count();
         unsigned n = gpu->n_lanes;
         if (cpus > 1 && (unsigned long)(cpus - 1) < n) n = (unsigned)(cpus - 1);
         if (n > MAX_WORKERS) n = MAX_WORKERS;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "os/os.h"
 #include "json.h"
 #include "numconv.h"
 
@@ -19,7 +20,7 @@ typedef struct Parser {
 } Parser;
 
 #if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
+VMAF_OS_PRINTF(3, 4)
 #endif
 static int fail_at(Parser *ps, const unsigned char *at, const char *fmt, ...)
 {

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "os/os.h"
 #include "context.h"
 #include "exactvmaf/exactvmaf.h"
 #include "export.h"
@@ -23,7 +24,7 @@
 #define EV_MODEL_DEFAULT_NAME "vmaf"
 
 #if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
+VMAF_OS_PRINTF(3, 4)
 #endif
 static int bad(const char *label, const EvJson *at, const char *fmt, ...)
 {

@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "math/ev_math.h"
+#include "os/os.h"
 #include "numconv.h"
 #include "svm.h"
 
@@ -16,7 +18,7 @@ typedef struct Text {
 } Text;
 
 #if defined(__GNUC__)
-__attribute__((format(printf, 2, 3)))
+VMAF_OS_PRINTF(2, 3)
 #endif
 static int fail(Text *t, const char *fmt, ...)
 {
@@ -382,7 +384,7 @@ static double kernel(const EvSvm *m, const EvSvmNode *x, const EvSvmNode *y)
     case EV_SVM_KERNEL_POLY:
         return powi(m->gamma * dot(x, y) + m->coef0, m->degree);
     case EV_SVM_KERNEL_RBF:
-        return exp(-m->gamma * squared_distance(x, y));
+        return ev_exp(-m->gamma * squared_distance(x, y));
     case EV_SVM_KERNEL_SIGMOID:
         return tanh(m->gamma * dot(x, y) + m->coef0);
     }

@@ -661,7 +661,11 @@ static void load_manifest_sets(const char *data)
     for (const char *p = text; (p = strstr(p, "\"float_adm=")) != NULL;) {
         const char *s = p + 1, *e = strchr(s, '"');
         if (!e) break;
-        char *set = strndup(s, (size_t)(e - s));
+        char *set = malloc((size_t)(e - s) + 1);
+        if (set) {
+            memcpy(set, s, (size_t)(e - s));
+            set[e - s] = '\0';
+        }
         bool dup = !set;
         for (unsigned i = 0; set && i < n_adm_sets && !dup; i++)
             dup = !strcmp(adm_sets[i], set);

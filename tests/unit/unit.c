@@ -16,12 +16,10 @@ void *__real_malloc(size_t n);
 void *__real_calloc(size_t n, size_t size);
 void *__real_realloc(void *p, size_t n);
 char *__real_strdup(const char *s);
-char *__real_strndup(const char *s, size_t n);
 void *__wrap_malloc(size_t n);
 void *__wrap_calloc(size_t n, size_t size);
 void *__wrap_realloc(void *p, size_t n);
 char *__wrap_strdup(const char *s);
-char *__wrap_strndup(const char *s, size_t n);
 
 void unit_fail_alloc(long n)
 {
@@ -69,11 +67,6 @@ void *__wrap_realloc(void *p, size_t n)
 char *__wrap_strdup(const char *s)
 {
     return fail_now() ? NULL : __real_strdup(s);
-}
-
-char *__wrap_strndup(const char *s, size_t n)
-{
-    return fail_now() ? NULL : __real_strndup(s, n);
 }
 
 static char log_text[8192];

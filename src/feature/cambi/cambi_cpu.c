@@ -6,6 +6,7 @@
 #include "cambi_cpu.h"
 #include "cpu.h"
 #include "log.h"
+#include "os/os.h"
 
 /* Hot loops: plain C that GCC vectorises, built once per instruction set
  * (cambi_simd_tmpl.c). Integer work and unfused fp32 products: every build
@@ -85,7 +86,7 @@ static int strip_width(size_t band, int pad)
 static void *alloc_aligned(size_t bytes)
 {
     bytes = (bytes + 63) & ~(size_t)63;
-    return aligned_alloc(64, bytes ? bytes : 64);
+    return vmaf_os_aligned_alloc(64, bytes ? bytes : 64);
 }
 
 int cambi_cpu_alloc(CambiCpu *cpu, unsigned alloc_w, unsigned alloc_h,
@@ -138,18 +139,18 @@ int cambi_cpu_alloc(CambiCpu *cpu, unsigned alloc_w, unsigned alloc_h,
 
 void cambi_cpu_free(CambiCpu *cpu)
 {
-    free(cpu->img);
-    free(cpu->mask);
-    free(cpu->c);
-    free(cpu->hist);
-    free(cpu->band);
-    free(cpu->events);
-    free(cpu->flags);
-    free(cpu->rows);
-    free(cpu->deriv);
-    free(cpu->colsum);
-    free(cpu->ring);
-    free(cpu->mrow);
+    vmaf_os_aligned_free(cpu->img);
+    vmaf_os_aligned_free(cpu->mask);
+    vmaf_os_aligned_free(cpu->c);
+    vmaf_os_aligned_free(cpu->hist);
+    vmaf_os_aligned_free(cpu->band);
+    vmaf_os_aligned_free(cpu->events);
+    vmaf_os_aligned_free(cpu->flags);
+    vmaf_os_aligned_free(cpu->rows);
+    vmaf_os_aligned_free(cpu->deriv);
+    vmaf_os_aligned_free(cpu->colsum);
+    vmaf_os_aligned_free(cpu->ring);
+    vmaf_os_aligned_free(cpu->mrow);
     memset(cpu, 0, sizeof(*cpu));
 }
 

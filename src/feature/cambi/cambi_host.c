@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "math/ev_math.h"
 #include "cambi_host.h"
 #include "cambi_select.h"
 #include "cpu.h"
@@ -24,10 +25,10 @@ typedef double (*Eotf)(double v);
 static double eotf_bt1886(double v)
 {
     const double gamma = 2.4, lw = 300.0, lb = 0.01;
-    const double a = pow(pow(lw, 1.0 / gamma) - pow(lb, 1.0 / gamma), gamma);
-    const double b = pow(lb, 1.0 / gamma) / (pow(lw, 1.0 / gamma) - pow(lb, 1.0 / gamma));
+    const double a = ev_pow(ev_pow(lw, 1.0 / gamma) - ev_pow(lb, 1.0 / gamma), gamma);
+    const double b = ev_pow(lb, 1.0 / gamma) / (ev_pow(lw, 1.0 / gamma) - ev_pow(lb, 1.0 / gamma));
     const double x = v + b;
-    return a * pow(x > 0 ? x : 0.0, gamma);
+    return a * ev_pow(x > 0 ? x : 0.0, gamma);
 }
 
 /* SMPTE ST 2084 (PQ). */
@@ -35,9 +36,9 @@ static double eotf_pq(double v)
 {
     const double m1 = 0.1593017578125, m2 = 78.84375;
     const double c1 = 0.8359375, c2 = 18.8515625, c3 = 18.6875;
-    const double num = pow(v, 1.0 / m2) - c1;
-    const double den = c2 - c3 * pow(v, 1.0 / m2);
-    return 10000 * pow((num > 0 ? num : 0.0) / den, 1.0 / m1);
+    const double num = ev_pow(v, 1.0 / m2) - c1;
+    const double den = c2 - c3 * ev_pow(v, 1.0 / m2);
+    return 10000 * ev_pow((num > 0 ? num : 0.0) / den, 1.0 / m1);
 }
 
 static double luminance(int sample, Eotf eotf)

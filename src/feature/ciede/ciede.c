@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "math/ev_math.h"
 #include "ciede.h"
 #include "ciede_arith.h"
 #include "feature/extractor.h"
@@ -303,7 +304,7 @@ int ciede_emit(VmafFex *fex, double sum, unsigned index)
 {
     const CiedeState *s = fex->priv;
     /* The reference's area is the unsigned product w*h. */
-    const double score = 45. - 20. * log10(sum / (double)(s->w * s->h));
+    const double score = 45. - 20. * ev_log10(sum / (double)(s->w * s->h));
     return vmaf_fex_emit(fex, "ciede2000", score, index);
 }
 

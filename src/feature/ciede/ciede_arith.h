@@ -48,6 +48,21 @@
 
 #include "fp.h"
 
+/* The libm calls: the math room's on the host (glibc's bits on every
+ * system, src/math/ev_math.h); a device twin calls its own and certifies
+ * (above). atan2, sin and cos are still the host's libm: glibc's are LGPL
+ * code that the room does not carry (docs/numerics.md). */
+#if defined(__CUDA_ARCH__) || defined(__OPENCL_C_VERSION__)
+#define CIEDE_POW pow
+#define CIEDE_POWF powf
+#define CIEDE_EXP exp
+#else
+#include "math/ev_math.h"
+#define CIEDE_POW ev_pow
+#define CIEDE_POWF ev_powf
+#define CIEDE_EXP ev_exp
+#endif
+
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
@@ -199,7 +214,7 @@ EV_FN CiedeRange ciede_range(unsigned bpc)
 EV_FN double ciede_linearize(double c)
 {
     if (c > 10. / 255.)
-        return pow(DMUL(DADD(c, 0.055), 1.0 / 1.055), 2.4);
+        return CIEDE_POW(DMUL(DADD(c, 0.055), 1.0 / 1.055), 2.4);
     return DMUL(c, 1.0 / 12.92);
 }
 
@@ -212,7 +227,7 @@ EV_FN float ciede_lab_f(CiedeCert *cert, double t, double err_t)
     (void)cert;
     (void)err_t;
     if (CIEDE_GT(cert, t, 216.0 / 24389.0, err_t)) {
-        const double f = pow(t, 1.0 / 3.0);
+        const double f = CIEDE_POW(t, 1.0 / 3.0);
         /* d(t^(1/3)) = f dt / 3t, and the two cube roots' own difference. */
         return CIEDE_F(cert, f, f * (err_t / (3.0 * t) * 1.01 + CIEDE_LIBM_OR_0));
     }
@@ -349,7 +364,7 @@ EV_FN float ciede_rotation(CiedeCert *cert, float hb)
     const float x = (float)DMUL(DSUB(hb_deg, 275.0), 1.0 / 25.0);
     /* powf(x, 2) is x*x in float (as GCC emits it); 60 exp(-x^2) degrees,
      * stored as float, then to radians, stored as float. */
-    const double e60 = DMUL(60.0, exp((double)(-FMUL(x, x))));
+    const double e60 = DMUL(60.0, CIEDE_EXP((double)(-FMUL(x, x))));
     const float theta_deg = CIEDE_F(cert, e60, e60 * (CIEDE_LIBM_OR_0 + 2.0 * CIEDE_U_OR_0));
     return (float)DMUL(theta_deg, M_PI / 180.0);
 }
@@ -376,7 +391,7 @@ EV_FN CiedeParts ciede_parts(CiedeCert *cert, CiedeLab c1, CiedeLab c2)
     /* G: a' = a + (a/2) (1 - sqrt(C̄^7 / (C̄^7 + 25^7))), the product in double.
      * GPU: G within CIEDE_LIBM/2 + 2^-51 of the CPU's (a ratio below 1 under
      * a square root), so a' within |a| (CIEDE_LIBM + 2^-48) (|a'| >= |a|). */
-    const double c_bar7 = pow((double)c_bar, 7.0);
+    const double c_bar7 = CIEDE_POW((double)c_bar, 7.0);
     const double g = DSUB(1.0, sqrt(DDIV(c_bar7, DADD(c_bar7, 6103515625.0))));
     const float a1p = CIEDE_F(cert, DADD(c1.a, DMUL(FDIV(c1.a, 2.0f), g)),
                               fabs((double)c1.a) * (CIEDE_LIBM_OR_0 + 0x1p-48));
@@ -437,7 +452,7 @@ EV_FN float ciede_tail(CiedeCert *cert, const CiedeParts *p, float c7, double s)
 /** ΔE00 from its parts with glibc's powf and sin (the twins bracket powf instead). */
 EV_FN float ciede_tail_cpu(const CiedeParts *p)
 {
-    return ciede_tail(NULL, p, powf(p->cbp, 7.0f), sin((double)p->theta));
+    return ciede_tail(NULL, p, CIEDE_POWF(p->cbp, 7.0f), sin((double)p->theta));
 }
 
 /** The CPU's ΔE00 of two L*a*b* colours. */
@@ -464,7 +479,7 @@ EV_FN float ciede_de2000_certified(CiedeCert *cert, const CiedeParts *p, int *op
     *open = 0;
     const double s = sin((double)p->theta);
     if (p->cbp == 0.0f) return ciede_tail(cert, p, 0.0f, s);   /* powf(0, 7) is +0 exactly */
-    const double t7 = pow((double)p->cbp, 7.0);
+    const double t7 = CIEDE_POW((double)p->cbp, 7.0);
     const float f0 = (float)t7;
     const uint32_t b0 = ev_f32_bits(f0);
     const double near = 2.0 * cert->libm * t7;

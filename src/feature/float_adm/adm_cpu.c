@@ -12,10 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "math/ev_math.h"
 #include "adm_arith.h"
 #include "adm_cpu.h"
 #include "adm_rcp.h"
 #include "cpu.h"
+#include "os/os.h"
 
 #define ADM_ALIGN_BYTES 64
 #define ADM_ALIGN_FLOATS (ADM_ALIGN_BYTES / sizeof(float))
@@ -59,7 +61,7 @@ int adm_cpu_init(AdmCpu *c, int w, int h)
     const size_t total = 2 * frame_sz + NUM_BANDS * band_sz + 2 * row_sz +
                          NUM_LINES * line_sz;
 
-    float *p = aligned_alloc(ADM_ALIGN_BYTES, total * sizeof(float));
+    float *p = vmaf_os_aligned_alloc(ADM_ALIGN_BYTES, total * sizeof(float));
     if (!p)
         return -ENOMEM;
     c->block = p;
@@ -87,7 +89,7 @@ int adm_cpu_init(AdmCpu *c, int w, int h)
 
 void adm_cpu_close(AdmCpu *c)
 {
-    free(c->block);
+    vmaf_os_aligned_free(c->block);
     memset(c, 0, sizeof(*c));
 }
 

@@ -187,7 +187,7 @@ static void KFN(den_terms)(const float *restrict o, float rf, int l, int r, int 
             t[j] = adm_cube(adm_den_value(rf, o[j]));
     } else {
         for (int j = l; j < r; j++)
-            t[j] = powf(adm_den_value(rf, o[j]), pf);
+            t[j] = ev_powf(adm_den_value(rf, o[j]), pf);
     }
 }
 
@@ -250,7 +250,7 @@ static void KFN(cm_terms)(const float *restrict src, float rf, const float *rest
             t[j] = adm_cube(adm_cm_masked(src[j], rf, thr[j]));
     } else {
         for (int j = l; j < r; j++)
-            t[j] = powf(adm_cm_masked(src[j], rf, thr[j]), pf);
+            t[j] = ev_powf(adm_cm_masked(src[j], rf, thr[j]), pf);
     }
 }
 

@@ -7,6 +7,7 @@
  */
 #include <math.h>
 
+#include "math/ev_math.h"
 #include "fp.h"
 #include "adm_csf.h"
 
@@ -62,11 +63,11 @@ static float display_resolution(double nvd, int display_height)
 static float watson_factor(int lambda, int theta, double nvd, int display_height)
 {
     const float r = display_resolution(nvd, display_height);
-    const float temp = (float)log10(pow(2.0, lambda + 1) * (double)watson_f0 *
+    const float temp = (float)ev_log10(ev_pow(2.0, lambda + 1) * (double)watson_f0 *
                                     (double)watson_g[theta] / (double)r);
     /* k * temp * temp is float * float * float in the reference. */
     const float expo = FMUL(FMUL(watson_k, temp), temp);
-    const float q = (float)(2.0 * (double)watson_a * pow(10.0, (double)expo) /
+    const float q = (float)(2.0 * (double)watson_a * ev_pow(10.0, (double)expo) /
                             (double)watson_amp[lambda][theta]);
     return FDIV(1.0f, q);
 }
@@ -75,10 +76,10 @@ static float watson_factor(int lambda, int theta, double nvd, int display_height
 static float native_factor(int lambda, double nvd, int display_height, int diagonal)
 {
     const float r = display_resolution(nvd, display_height);
-    float sf = (float)((double)r / pow(2, lambda + 1));
+    float sf = (float)((double)r / ev_pow(2, lambda + 1));
     if (diagonal)
         sf = (float)((double)sf / 0.7);
-    return (float)((0.31 + 0.69 * (double)sf) * exp(-0.29 * (double)sf));
+    return (float)((0.31 + 0.69 * (double)sf) * ev_exp(-0.29 * (double)sf));
 }
 
 static float lerp_f(float lp, float lv, float rp, float rv, float sp)
@@ -90,7 +91,7 @@ static float barten_rod_cone(float lum)
 {
     const float ratio = FDIV(barten_sa[1], lum);
     return (float)((double)barten_sa[0] *
-                   pow(pow((double)ratio, (double)barten_sa[2]) + 1,
+                   ev_pow(ev_pow((double)ratio, (double)barten_sa[2]) + 1,
                        (double)(-barten_sa[3])));
 }
 
@@ -99,7 +100,7 @@ static float barten_mtf(float sf)
     float mtf = 0.0f;
     for (int i = 0; i < 4; i++) {
         const float arg = FMUL(-barten_mtf_b[i], sf);
-        mtf = (float)((double)mtf + (double)barten_mtf_a[i] * exp((double)arg));
+        mtf = (float)((double)mtf + (double)barten_mtf_a[i] * ev_exp((double)arg));
     }
     return mtf;
 }
@@ -108,7 +109,7 @@ static float barten_factor(int lambda, double nvd, int display_height,
                            double lum, double scale)
 {
     const float r = display_resolution(nvd, display_height);
-    const float sf = (float)((double)r / pow(2, lambda + 1));
+    const float sf = (float)((double)r / ev_pow(2, lambda + 1));
 
     /* CLAMP() of a double against float bounds yields a double. */
     const double lo = barten_lum_anchor[0], hi = barten_lum_anchor[5];
@@ -124,17 +125,17 @@ static float barten_factor(int lambda, double nvd, int display_height,
         }
     }
 
-    const float lp = (float)log10((double)barten_lum_anchor[left]);
-    const float rp = (float)log10((double)barten_lum_anchor[right]);
-    const float sp = (float)log10(clamped);
+    const float lp = (float)ev_log10((double)barten_lum_anchor[left]);
+    const float rp = (float)ev_log10((double)barten_lum_anchor[right]);
+    const float sp = (float)ev_log10(clamped);
     float p[4];
     for (int k = 0; k < 4; k++)
         p[k] = lerp_f(lp, barten_param[left][k + 1], rp, barten_param[right][k + 1], sp);
 
-    const float a = (float)(1.0 + pow((double)FMUL(p[0], sf), (double)p[1]));
+    const float a = (float)(1.0 + ev_pow((double)FMUL(p[0], sf), (double)p[1]));
     const float sf7 = FDIV(sf, 7.0f);
-    const float b = (float)(1.0 / pow(1.0 - exp(-pow((double)sf7, 2.0)), (double)p[2]));
-    const float csf = (float)((double)p[3] / pow((double)FMUL(a, b), 0.5));
+    const float b = (float)(1.0 / ev_pow(1.0 - ev_exp(-ev_pow((double)sf7, 2.0)), (double)p[2]));
+    const float csf = (float)((double)p[3] / ev_pow((double)FMUL(a, b), 0.5));
 
     const float prod = FMUL(FMUL(csf, barten_mtf(sf)), barten_rod_cone((float)lum));
     return (float)((double)prod * scale);

@@ -1,6 +1,7 @@
 /* float_adm geometry and per-frame conclusion (docs/numerics.md 3.3.2, 3.3.6-3.3.8). */
 #include <math.h>
 
+#include "math/ev_math.h"
 #include "fp.h"
 #include "adm_pool.h"
 #include "feature/extractor.h"
@@ -59,10 +60,10 @@ void adm_geometry(int w, int h, AdmScaleGeom geom[ADM_NUM_SCALES])
  */
 static float band_total(const float acc[3], int area, double weight, float expo)
 {
-    const float noise = powf((float)(area * weight), expo);
-    const float h = FADD(powf(acc[ADM_BAND_H], expo), noise);
-    const float v = FADD(powf(acc[ADM_BAND_V], expo), noise);
-    const float d = FADD(powf(acc[ADM_BAND_D], expo), noise);
+    const float noise = ev_powf((float)(area * weight), expo);
+    const float h = FADD(ev_powf(acc[ADM_BAND_H], expo), noise);
+    const float v = FADD(ev_powf(acc[ADM_BAND_V], expo), noise);
+    const float d = FADD(ev_powf(acc[ADM_BAND_D], expo), noise);
     return FADD(FADD(h, v), d);
 }
 

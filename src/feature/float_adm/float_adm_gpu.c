@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "math/ev_math.h"
 #include "feature/extractor.h"
 #include "gpu/twin.h"
 #include "log.h"
@@ -256,7 +257,7 @@ static float slot_total(const AdmGpu *g, const AdmLane *q, int s, int k)
         const float *t = q->h_terms + g->term_off[s] + k * g->tps[s] + (size_t)i * g->tp[s];
         float row = 0.0f;
         for (int j = 0; j < cw; j++)
-            row = FADD(row, powf(t[j], g->pf));
+            row = FADD(row, ev_powf(t[j], g->pf));
         total = FADD(total, row);
     }
     return total;

@@ -32,6 +32,7 @@
 #include "motion_arith.h"
 #include "motion_conclude.h"
 #include "cpu.h"
+#include "os/os.h"
 
 /* Input offset of the float extractors ADM, VIF and motion (docs/numerics.md §2). */
 #define MOTION_OFFSET (-128.0f)
@@ -193,18 +194,18 @@ int motion_conclude_flush(VmafFex *fex, const MotionConclusion *c)
 
 static void *alloc_floats(size_t n)
 {
-    /* 32-byte aligned rows help the vectorised loops; aligned_alloc needs a
-     * size that is a multiple of the alignment. */
+    /* 32-byte aligned rows help the vectorised loops; whole 32-byte blocks,
+     * so that a vector load of the last one stays inside. */
     const size_t bytes = (n * sizeof(float) + 31) & ~(size_t)31;
-    return aligned_alloc(32, bytes ? bytes : 32);
+    return vmaf_os_aligned_alloc(32, bytes ? bytes : 32);
 }
 
 static void free_state(MotionState *s)
 {
     for (unsigned p = 0; p < 3; p++) {
-        free(s->plane[p].src);
-        free(s->plane[p].blur[0]);
-        free(s->plane[p].blur[1]);
+        vmaf_os_aligned_free(s->plane[p].src);
+        vmaf_os_aligned_free(s->plane[p].blur[0]);
+        vmaf_os_aligned_free(s->plane[p].blur[1]);
         s->plane[p].src = s->plane[p].blur[0] = s->plane[p].blur[1] = NULL;
     }
     free(s->s1.x1);
@@ -216,12 +217,12 @@ static void free_state(MotionState *s)
     s->s1.x1 = s->s1.x2 = s->s1.y1 = s->s1.y2 = NULL;
     s->s1.dx = s->s1.dy = NULL;
     for (unsigned p = 0; p < 3; p++) {
-        free(s->s1.img[p][0]);
-        free(s->s1.img[p][1]);
+        vmaf_os_aligned_free(s->s1.img[p][0]);
+        vmaf_os_aligned_free(s->s1.img[p][1]);
         s->s1.img[p][0] = s->s1.img[p][1] = NULL;
     }
-    free(s->row);
-    free(s->row_sums);
+    vmaf_os_aligned_free(s->row);
+    vmaf_os_aligned_free(s->row_sums);
     s->row = s->row_sums = NULL;
 }
 

@@ -16,6 +16,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "math/ev_math.h"
 #include "feature/extractor.h"
 #include "float_psnr_arith.h"
 #include "float_psnr_conclude.h"
@@ -49,7 +50,7 @@ double float_psnr_conclude(double noise_sum, unsigned w, unsigned h,
     /* The reference: noise /= (int)(w*h); MIN/MAX are its ternary macros. */
     const double noise = noise_sum / (double)(w * h);
     const double floor_noise = noise > 1e-10 ? noise : 1e-10;
-    const double db = 10 * log10(peak * peak / floor_noise);
+    const double db = 10 * ev_log10(peak * peak / floor_noise);
     return db < psnr_max ? db : psnr_max;
 }
 

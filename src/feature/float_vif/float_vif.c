@@ -33,6 +33,7 @@
 #include "log.h"
 #include "vif_arith.h"
 #include "vif_host.h"
+#include "os/os.h"
 
 /* Input offset of the float extractors ADM, VIF and motion (docs/numerics.md §2). */
 #define VIF_OFFSET (-128.0f)
@@ -228,10 +229,10 @@ int vif_emit(VmafFex *fex, const float num[VIF_NUM_SCALES], const float den[VIF_
 
 static float *alloc_floats(size_t n)
 {
-    /* 32-byte aligned rows help the vectorised loops; aligned_alloc needs a
-     * size that is a multiple of the alignment. */
+    /* 32-byte aligned rows help the vectorised loops; whole 32-byte blocks,
+     * so that a vector load of the last one stays inside. */
     const size_t bytes = (n * sizeof(float) + 31) & ~(size_t)31;
-    return aligned_alloc(32, bytes ? bytes : 32);
+    return vmaf_os_aligned_alloc(32, bytes ? bytes : 32);
 }
 
 static size_t row_stride(int w)
@@ -274,20 +275,20 @@ static const VifKern *vif_kern_for(int isa)
 
 static void free_state(VifState *s)
 {
-    free(s->in_ref);
-    free(s->in_dis);
+    vmaf_os_aligned_free(s->in_ref);
+    vmaf_os_aligned_free(s->in_dis);
     s->in_ref = s->in_dis = NULL;
     for (int i = 0; i < 2 * VIF_NUM_SCALES; i++) {
-        free(s->owned[i]);
+        vmaf_os_aligned_free(s->owned[i]);
         s->owned[i] = NULL;
     }
     for (int p = 0; p < VIF_P_COUNT; p++) {
-        free(s->vrow[p]);
-        free(s->hrow[p]);
+        vmaf_os_aligned_free(s->vrow[p]);
+        vmaf_os_aligned_free(s->hrow[p]);
         s->vrow[p] = s->hrow[p] = NULL;
     }
-    free(s->num_row);
-    free(s->den_row);
+    vmaf_os_aligned_free(s->num_row);
+    vmaf_os_aligned_free(s->den_row);
     s->num_row = s->den_row = NULL;
     vif_prescale_close(&s->prescale);
 }

@@ -5,6 +5,7 @@
  */
 #include <math.h>
 
+#include "math/ev_math.h"
 #include "vif_host.h"
 
 #ifndef M_PI
@@ -63,7 +64,7 @@ int vif_filter_width(int scale, float ks)
 static float gaussian_tap(float x, float sigma)
 {
     const float d = x - 0.0f;
-    const float num = (float)exp(-0.5 * d / sigma * d / sigma);
+    const float num = (float)ev_exp(-0.5 * d / sigma * d / sigma);
     const float den = (float)(1 / (sigma * sqrt(2 * M_PI)));
     return num / den;
 }

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "math/ev_math.h"
 #include "feature/extractor.h"
 #include "feature/float_adm/adm_csf.h"
 #include "iadm_host.h"
@@ -70,7 +71,7 @@ static IadmRect cm_rect(int w, int h)
  * shift: pow() of the uint32 n - 1, converted back (0 when n is 0). */
 static uint32_t half_of(uint32_t n)
 {
-    return x86_u32(pow(2, (double)(uint32_t)(n - 1)));
+    return x86_u32(ev_pow(2, (double)(uint32_t)(n - 1)));
 }
 
 static int shift_ok(uint32_t s)
@@ -97,18 +98,18 @@ int iadm_geometry(int w, int h, IadmScaleGeom g[IADM_NUM_SCALES])
         const int cw = c->right - c->left, ch = c->bottom - c->top;
 
         if (s == 0) {
-            int32_t sa = (int32_t)ceil(log2((double)(ch * cw)) - 20);
+            int32_t sa = (int32_t)ceil(ev_log2((double)(ch * cw)) - 20);
             sa = sa > 0 ? sa : 0;
             q->den_row_shift = sa;
             q->den_row_add = sa > 0 ? (uint64_t)(1 << (sa - 1)) : 0;
             q->den_sq_shift = 0;
             q->den_cub_shift = 0;
             q->den_cub_add = 0;
-            q->den_div = pow(2, 18 - sa);
+            q->den_div = ev_pow(2, 18 - sa);
 
-            const uint32_t sh = x86_u32(ceil(log2(q->w) - 4));
-            const uint32_t sd = x86_u32(ceil(log2(q->w) - 3));
-            const uint32_t si = x86_u32(ceil(log2(q->h)));
+            const uint32_t sh = x86_u32(ceil(ev_log2(q->w) - 4));
+            const uint32_t sd = x86_u32(ceil(ev_log2(q->w) - 3));
+            const uint32_t si = x86_u32(ceil(ev_log2(q->h)));
             if (!shift_ok(sh) || !shift_ok(sd) || !shift_ok(si))
                 return -EINVAL;
             q->cm_cub_shift[0] = q->cm_cub_shift[1] = (int)sh;
@@ -117,13 +118,13 @@ int iadm_geometry(int w, int h, IadmScaleGeom g[IADM_NUM_SCALES])
             q->cm_cub_add[2] = half_of(sd);
             q->cm_row_shift = (int)si;
             q->cm_row_add = half_of(si);
-            q->cm_div0[0] = pow(2, (double)(uint32_t)(52 - sh - si));
+            q->cm_div0[0] = ev_pow(2, (double)(uint32_t)(52 - sh - si));
             q->cm_div0[1] = q->cm_div0[0];
-            q->cm_div0[2] = pow(2, (double)(uint32_t)(57 - sd - si));
+            q->cm_div0[2] = ev_pow(2, (double)(uint32_t)(57 - sd - si));
             q->cm_div123 = 0.0f;
         } else {
-            const uint32_t sc = x86_u32(ceil(log2(cw)));
-            const uint32_t sa = x86_u32(ceil(log2(ch)));
+            const uint32_t sc = x86_u32(ceil(ev_log2(cw)));
+            const uint32_t sa = x86_u32(ceil(ev_log2(ch)));
             if (!shift_ok(sc) || !shift_ok(sa))
                 return -EINVAL;
             q->den_row_shift = (int)sa;
@@ -131,10 +132,10 @@ int iadm_geometry(int w, int h, IadmScaleGeom g[IADM_NUM_SCALES])
             q->den_sq_shift = (int)den_sq[s - 1];
             q->den_cub_shift = (int)sc;
             q->den_cub_add = half_of(sc);
-            q->den_div = pow(2, (double)(uint32_t)(den_pending[s - 1] - sa - sc));
+            q->den_div = ev_pow(2, (double)(uint32_t)(den_pending[s - 1] - sa - sc));
 
-            const uint32_t cc = x86_u32(ceil(log2(q->w)));
-            const uint32_t ci = x86_u32(ceil(log2(q->h)));
+            const uint32_t cc = x86_u32(ceil(ev_log2(q->w)));
+            const uint32_t ci = x86_u32(ceil(ev_log2(q->h)));
             if (!shift_ok(cc) || !shift_ok(ci))
                 return -EINVAL;
             for (int b = 0; b < 3; b++) {
@@ -144,7 +145,7 @@ int iadm_geometry(int w, int h, IadmScaleGeom g[IADM_NUM_SCALES])
             }
             q->cm_row_shift = (int)ci;
             q->cm_row_add = half_of(ci);
-            q->cm_div123 = (float)pow(2, (double)(uint32_t)(cm_pending[s - 1] - cc - ci));
+            q->cm_div123 = (float)ev_pow(2, (double)(uint32_t)(cm_pending[s - 1] - cc - ci));
         }
         in_w = q->w;
         in_h = q->h;
@@ -273,13 +274,13 @@ void iadm_params(const IadmOptions *o, IadmParams *p)
         p->rf0[1] = 36453;
         p->rf0[2] = 49417;
     } else {
-        p->rf0[0] = x86_u16(p->rfactor[0][0] * pow(2, 21));
-        p->rf0[1] = x86_u16(p->rfactor[0][1] * pow(2, 21));
-        p->rf0[2] = x86_u16(p->rfactor[0][2] * pow(2, 23));
+        p->rf0[0] = x86_u16(p->rfactor[0][0] * ev_pow(2, 21));
+        p->rf0[1] = x86_u16(p->rfactor[0][1] * ev_pow(2, 21));
+        p->rf0[2] = x86_u16(p->rfactor[0][2] * ev_pow(2, 23));
     }
     for (int s = 0; s < IADM_NUM_SCALES; s++)
         for (int b = 0; b < 3; b++)
-            p->rf123[s][b] = s == 0 ? 0 : x86_u32(p->rfactor[s][b] * pow(2, 32));
+            p->rf123[s][b] = s == 0 ? 0 : x86_u32(p->rfactor[s][b] * ev_pow(2, 32));
 
     p->cos2 = (float)(cos(1.0 * M_PI / 180.0) * cos(1.0 * M_PI / 180.0));
     p->egl = o->enhn_gain_limit;
@@ -331,7 +332,7 @@ void iadm_dwt_indices(int n, int *idx)
 /* One band's p-th root plus the noise floor, float (p = 3). */
 static float root_plus(float x, float floor_term)
 {
-    return powf(x, 1.0f / 3.0f) + floor_term;
+    return ev_powf(x, 1.0f / 3.0f) + floor_term;
 }
 
 /* adm_csf_den_scale / adm_csf_den_s123. */
@@ -340,10 +341,10 @@ static float den_scale(const IadmAccum *a, const IadmScaleGeom *g,
 {
     const IadmRect *c = &g->cm;
     const float floor_term =
-        powf((c->bottom - c->top) * (c->right - c->left) * nw, 1.0f / 3.0f);
+        ev_powf((c->bottom - c->top) * (c->right - c->left) * nw, 1.0f / 3.0f);
     float band[3];
     for (int b = 0; b < 3; b++) {
-        const double csf = (double)(a->den[b] / g->den_div) * pow(rf[b], 3);
+        const double csf = (double)(a->den[b] / g->den_div) * ev_pow(rf[b], 3);
         band[b] = root_plus((float)csf, floor_term);
     }
     return band[0] + band[1] + band[2];
@@ -355,7 +356,7 @@ static float num_scale(const int64_t acc[3], int scale, const IadmScaleGeom *g,
 {
     const IadmRect *c = &g->cm;
     const float floor_term =
-        powf((c->bottom - c->top) * (c->right - c->left) * nw, 1.0f / 3.0f);
+        ev_powf((c->bottom - c->top) * (c->right - c->left) * nw, 1.0f / 3.0f);
     float band[3];
     for (int b = 0; b < 3; b++) {
         const float f = scale == 0 ? (float)(acc[b] / g->cm_div0[b])

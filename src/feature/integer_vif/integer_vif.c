@@ -142,7 +142,7 @@ static void free_state(IvifState *s)
 {
     free(s->log2_table);
     s->log2_table = NULL;
-    free(s->img_block);
+    vmaf_mem_free_large(s->img_block);
     s->img_block = NULL;
     for (int sc = 0; sc < IVIF_NUM_SCALES; sc++)
         s->img[sc][0] = s->img[sc][1] = NULL;

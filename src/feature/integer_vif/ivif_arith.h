@@ -115,13 +115,14 @@ EV_FN uint32_t ivif_mul_round32(uint32_t a, uint32_t b)
 
 /**
  * Entry i of the reference's table: (uint16)round(log2f((float)i) * 2048),
- * libm's log2f (the product is exact, a power-of-two scale; round() takes
+ * libm's log2f, glibc's as src/math gives it (the product is exact, a power-of-two scale; round() takes
  * it as double). Host only: GPU twins receive the table.
  */
 #if !defined(__CUDA_ARCH__) && !defined(__OPENCL_C_VERSION__)
+#include "math/ev_math.h"
 static inline uint16_t ivif_log2_table_entry(unsigned i)
 {
-    return (uint16_t)round(log2f((float)i) * 2048);
+    return (uint16_t)round(ev_log2f((float)i) * 2048);
 }
 #endif
 

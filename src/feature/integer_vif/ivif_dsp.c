@@ -25,6 +25,7 @@
 
 #include "cpu.h"
 #include "ivif_dsp.h"
+#include "os/os.h"
 
 /** reflect-101 padding of r entries on each side of v[0..w). */
 static inline void pad_row(uint32_t *v, int w, int r)
@@ -494,7 +495,7 @@ static void *alloc_row(size_t elem, int w_max)
 {
     const size_t n = (size_t)w_max + 2 * IVIF_PAD + 48;
     const size_t bytes = (n * elem + 63) & ~(size_t)63;
-    void *p = aligned_alloc(64, bytes);
+    void *p = vmaf_os_aligned_alloc(64, bytes);
     if (p)
         memset(p, 0, bytes);
     return p;
@@ -528,16 +529,16 @@ fail:
 void ivif_scratch_free(IvifScratch *s)
 {
     for (int c = 0; c < 8; c++) {
-        free(s->v[c] ? s->v[c] - IVIF_PAD : NULL);
-        free(s->h[c] ? s->h[c] - IVIF_PAD : NULL);
-        free(s->blk[c]);
+        vmaf_os_aligned_free(s->v[c] ? s->v[c] - IVIF_PAD : NULL);
+        vmaf_os_aligned_free(s->h[c] ? s->h[c] - IVIF_PAD : NULL);
+        vmaf_os_aligned_free(s->blk[c]);
         s->v[c] = s->blk[c] = NULL;
         s->h[c] = NULL;
     }
-    free(s->row.mu1);
-    free(s->row.mu2);
-    free(s->row.xx);
-    free(s->row.yy);
-    free(s->row.xy);
+    vmaf_os_aligned_free(s->row.mu1);
+    vmaf_os_aligned_free(s->row.mu2);
+    vmaf_os_aligned_free(s->row.xx);
+    vmaf_os_aligned_free(s->row.yy);
+    vmaf_os_aligned_free(s->row.xy);
     s->row = (IvifRow){ NULL, NULL, NULL, NULL, NULL };
 }

@@ -6,6 +6,7 @@
  */
 #include <math.h>
 
+#include "math/ev_math.h"
 #include "feature_collector.h"
 #include "log.h"
 #include "psnr_host.h"
@@ -43,7 +44,7 @@ void psnr_host_init(PsnrHost *ph, bool enable_chroma, bool enable_mse,
             const unsigned pw = (i && ss_hor) ? w / 2 : w;
             const unsigned phh = (i && ss_ver) ? h / 2 : h;
             const double mse = min_sse / (double)(pw * phh);
-            ph->psnr_max[i] = ceil(10. * log10((double)peak_sq / mse));
+            ph->psnr_max[i] = ceil(10. * ev_log10((double)peak_sq / mse));
         } else {
             ph->psnr_max[i] = (double)(6 * bpc + 12);
         }
@@ -65,7 +66,7 @@ int psnr_host_frame(VmafFex *fex, PsnrHost *ph, const uint64_t *sse,
             ph->apsnr_px[p] += n_px;
         }
         const double mse = (double)sse[p] / (double)n_px;
-        const double db = 10. * log10(peak_sq / max_as_ref(mse, 1e-16));
+        const double db = 10. * ev_log10(peak_sq / max_as_ref(mse, 1e-16));
         int err = vmaf_fex_emit(fex, psnr_name[p], min_as_ref(db, ph->psnr_max[p]), index);
         if (!err && ph->enable_mse)
             err = vmaf_fex_emit(fex, mse_name[p], mse, index);
@@ -83,12 +84,12 @@ int psnr_host_flush(VmafFex *fex, const PsnrHost *ph)
     /* All three planes, as the reference: without chroma their totals are 0
      * and the value is min(NaN, -inf) = -inf. */
     for (unsigned i = 0; i < 3; i++) {
-        const double apsnr = 10 * (log10((double)peak_sq) +
-                                   log10((double)ph->apsnr_px[i]) -
-                                   log10((double)ph->apsnr_sse[i]));
+        const double apsnr = 10 * (ev_log10((double)peak_sq) +
+                                   ev_log10((double)ph->apsnr_px[i]) -
+                                   ev_log10((double)ph->apsnr_sse[i]));
         /* uint64 product, wrapping as the reference's. */
         const uint64_t cap_arg = (uint64_t)peak_sq * ph->apsnr_px[i] * 2;
-        const double max_apsnr = ceil(10 * log10((double)cap_arg));
+        const double max_apsnr = ceil(10 * ev_log10((double)cap_arg));
         const double value = min_as_ref(apsnr, max_apsnr);
         const int err = vmaf_fc_set_aggregate(fex->fc, apsnr_name[i], value);
         if (err) {

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "math/ev_math.h"
 #include "feature/extractor.h"
 #include "log.h"
 #include "psnr_hvs_arith.h"
@@ -309,7 +310,7 @@ static float plane_sum(const HvsState *s, const VmafPicture *ref, const VmafPict
 /* The reference's dB conversion: 10 * (-1 * log10(1.0 * score)). */
 static double to_db(double score)
 {
-    return 10.0 * -log10(score);
+    return 10.0 * -ev_log10(score);
 }
 
 static int extract(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,

@@ -14,6 +14,7 @@
 #include "speed_gpu.h"
 #include "speed_options.h"
 #include "speed_state.h"
+#include "os/os.h"
 
 static const VmafOption options[] = {
     SPEED_SHARED_OPTIONS(SpeedChromaState,
@@ -42,7 +43,7 @@ static void close_fex(VmafFex *fex)
 {
     SpeedChromaState *s = fex->priv;
     speed_core_close(&s->core);
-    free(s->plane);
+    vmaf_os_aligned_free(s->plane);
     s->plane = NULL;
 }
 
@@ -89,7 +90,7 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     s->h = h;
     s->bpc = bpc;
     s->stride = ((size_t)cw + 7) & ~(size_t)7;
-    s->plane = aligned_alloc(32, (sizeof(float) * s->stride * ch + 31) & ~(size_t)31);
+    s->plane = vmaf_os_aligned_alloc(32, (sizeof(float) * s->stride * ch + 31) & ~(size_t)31);
     if (!s->plane) {
         close_fex(fex);
         return -ENOMEM;

@@ -21,10 +21,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "math/ev_math.h"
 #include "cpu.h"
 #include "log.h"
 #include "speed_core.h"
 #include "speed_options.h"
+#include "os/os.h"
 
 const char *const speed_prescale_methods[] = {
     "nearest", "bilinear", "bicubic", "lanczos4", NULL
@@ -84,7 +86,7 @@ static void gaussian(float *out, int size, float sd)
     float sum = 0.0f;
     for (int i = 0; i < size; i++) {
         const float x = (float)(i - half) - 0.0f;
-        const float num = (float)exp(-0.5 * x / sd * x / sd);
+        const float num = (float)ev_exp(-0.5 * x / sd * x / sd);
         const float den = (float)(1 / (sd * sqrt(2 * M_PI)));
         out[i] = num / den;
         sum += out[i];
@@ -98,7 +100,7 @@ static void gaussian(float *out, int size, float sd)
 static void *alloc_aligned(size_t bytes)
 {
     bytes = (bytes + 31) & ~(size_t)31;
-    return aligned_alloc(32, bytes ? bytes : 32);
+    return vmaf_os_aligned_alloc(32, bytes ? bytes : 32);
 }
 
 void speed_core_close(SpeedCore *c)
@@ -107,19 +109,19 @@ void speed_core_close(SpeedCore *c)
     ev_prescale_axis_free(&c->ay);
     free(c->src_rows);
     free(c->scaled_rows);
-    free(c->splane);
-    free(c->vrow);
-    free(c->dec);
-    free(c->blur);
-    free(c->tmp);
-    free(c->cent);
-    free(c->Y);
-    free(c->X);
-    free(c->B);
-    free(c->ref.entropy);
-    free(c->ref.variance);
-    free(c->dis.entropy);
-    free(c->dis.variance);
+    vmaf_os_aligned_free(c->splane);
+    vmaf_os_aligned_free(c->vrow);
+    vmaf_os_aligned_free(c->dec);
+    vmaf_os_aligned_free(c->blur);
+    vmaf_os_aligned_free(c->tmp);
+    vmaf_os_aligned_free(c->cent);
+    vmaf_os_aligned_free(c->Y);
+    vmaf_os_aligned_free(c->X);
+    vmaf_os_aligned_free(c->B);
+    vmaf_os_aligned_free(c->ref.entropy);
+    vmaf_os_aligned_free(c->ref.variance);
+    vmaf_os_aligned_free(c->dis.entropy);
+    vmaf_os_aligned_free(c->dis.variance);
     c->src_rows = c->scaled_rows = NULL;
     c->splane = c->vrow = c->dec = c->blur = c->tmp = NULL;
     c->cent = NULL;
@@ -409,7 +411,7 @@ static void covariance_finish(SpeedCore *c)
  * glibc's log2 of the same double). */
 static double log2_2pie(void)
 {
-    return log2(2 * M_PI * M_E);
+    return ev_log2(2 * M_PI * M_E);
 }
 
 void speed_core_estimate(SpeedCore *c, const float *plane, size_t stride,
@@ -516,7 +518,7 @@ void speed_core_conclude_sums(SpeedCore *c, SpeedEstimate *out)
         const float L = la->eig[k] < 0 ? 0.0f : la->eig[k];
         for (int b = 0; b < nb; b++) {
             const float arg = FADD(FMUL(L, out->variance[b]), c->sigma_nn);
-            out->entropy[b] = (float)((double)out->entropy[b] + (log2(arg) + l2pie));
+            out->entropy[b] = (float)((double)out->entropy[b] + (ev_log2(arg) + l2pie));
         }
     }
 }
@@ -527,32 +529,32 @@ static void weighted(int m, float re, float de, float rv, float dv, float *sr, f
 {
     switch (m) {
     case 0:
-        *sr = (float)(re * log2(1 + rv));
-        *sd = (float)(de * log2(1 + dv));
+        *sr = (float)(re * ev_log2(1 + rv));
+        *sd = (float)(de * ev_log2(1 + dv));
         break;
     case 1:
-        *sr = (float)(re * log2(1 + rv));
-        *sd = (float)(de * log2(1 + rv));
+        *sr = (float)(re * ev_log2(1 + rv));
+        *sd = (float)(de * ev_log2(1 + rv));
         break;
     case 2:
-        *sr = (float)(re * log2(1 + dv));
-        *sd = (float)(de * log2(1 + dv));
+        *sr = (float)(re * ev_log2(1 + dv));
+        *sd = (float)(de * ev_log2(1 + dv));
         break;
     case 3:
-        *sr = (float)(re * log2(1 + (rv + dv) / 2.0));
-        *sd = (float)(de * log2(1 + (rv + dv) / 2.0));
+        *sr = (float)(re * ev_log2(1 + (rv + dv) / 2.0));
+        *sd = (float)(de * ev_log2(1 + (rv + dv) / 2.0));
         break;
     case 4:
-        *sr = (float)(re * log2(1 + rv));
-        *sd = (float)(de * log2(1 + (rv + dv) / 2.0));
+        *sr = (float)(re * ev_log2(1 + rv));
+        *sd = (float)(de * ev_log2(1 + (rv + dv) / 2.0));
         break;
     case 5:
-        *sr = (float)(re * log2(1 + rv));
-        *sd = (float)(de * log2(1 + (0.75 * rv + 0.25 * dv)));
+        *sr = (float)(re * ev_log2(1 + rv));
+        *sd = (float)(de * ev_log2(1 + (0.75 * rv + 0.25 * dv)));
         break;
     default:
-        *sr = (float)(re * log2(1 + rv));
-        *sd = (float)(de * log2(1 + (0.25 * rv + 0.75 * dv)));
+        *sr = (float)(re * ev_log2(1 + rv));
+        *sd = (float)(de * ev_log2(1 + (0.25 * rv + 0.75 * dv)));
         break;
     }
 }
@@ -567,7 +569,7 @@ float speed_core_score(const SpeedCore *c, bool *singular)
 
     /* Entropy of a block at the noise floor:
      * 25 * (log2((1 + nn_floor) * sigma_nn) + log2(2 pi e)), stored as float. */
-    const float base = (float)(SPEED_N * (log2((double)FMUL(FADD(1.0f, c->nn_floor),
+    const float base = (float)(SPEED_N * (ev_log2((double)FMUL(FADD(1.0f, c->nn_floor),
                                                              c->sigma_nn)) + log2_2pie()));
     float score = 0.0f;
     for (int b = 0; b < c->nb; b++) {

@@ -26,6 +26,7 @@
 #include "speed_gpu.h"
 #include "speed_options.h"
 #include "speed_state.h"
+#include "os/os.h"
 
 static const VmafOption options[] = {
     SPEED_SHARED_OPTIONS(SpeedTemporalState,
@@ -52,12 +53,12 @@ static void close_fex(VmafFex *fex)
     SpeedTemporalState *s = fex->priv;
     speed_core_close(&s->core);
     for (int i = 0; i < 2; i++) {
-        free(s->ref[i]);
-        free(s->dis[i]);
+        vmaf_os_aligned_free(s->ref[i]);
+        vmaf_os_aligned_free(s->dis[i]);
         s->ref[i] = s->dis[i] = NULL;
     }
-    free(s->dref);
-    free(s->ddis);
+    vmaf_os_aligned_free(s->dref);
+    vmaf_os_aligned_free(s->ddis);
     s->dref = s->ddis = NULL;
 }
 
@@ -101,11 +102,11 @@ static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,
     s->stride = ((size_t)w + 7) & ~(size_t)7;
     const size_t bytes = (sizeof(float) * s->stride * h + 31) & ~(size_t)31;
     for (int i = 0; i < 2; i++) {
-        s->ref[i] = aligned_alloc(32, bytes);
-        s->dis[i] = aligned_alloc(32, bytes);
+        s->ref[i] = vmaf_os_aligned_alloc(32, bytes);
+        s->dis[i] = vmaf_os_aligned_alloc(32, bytes);
     }
-    s->dref = aligned_alloc(32, bytes);
-    s->ddis = aligned_alloc(32, bytes);
+    s->dref = vmaf_os_aligned_alloc(32, bytes);
+    s->ddis = vmaf_os_aligned_alloc(32, bytes);
     if (!s->ref[0] || !s->ref[1] || !s->dis[0] || !s->dis[1] || !s->dref || !s->ddis) {
         close_fex(fex);
         return -ENOMEM;

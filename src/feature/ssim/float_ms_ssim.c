@@ -24,6 +24,7 @@
 #include "float_ms_ssim_state.h"
 #include "log.h"
 #include "ssim_host.h"
+#include "os/os.h"
 
 /* Left padding of a scale row in floats: MS_SSIM_PAD rounded up to keep rows 32-byte aligned. */
 #define ROW_LEFT 8
@@ -73,12 +74,12 @@ static void free_state(MsSsimState *s)
 {
     for (int i = 0; i < 2; i++) {
         for (int k = 0; k < MS_SSIM_SCALES; k++) {
-            free(s->buf[i][k]);
+            vmaf_os_aligned_free(s->buf[i][k]);
             s->buf[i][k] = NULL;
         }
     }
-    free(s->split);
-    free(s->acc);
+    vmaf_os_aligned_free(s->split);
+    vmaf_os_aligned_free(s->acc);
     s->split = NULL;
     s->acc = NULL;
     ssim_engine_free(&s->engine);
@@ -87,7 +88,7 @@ static void free_state(MsSsimState *s)
 static void *alloc_aligned(size_t bytes)
 {
     bytes = (bytes + 31) & ~(size_t)31;
-    return aligned_alloc(32, bytes ? bytes : 32);
+    return vmaf_os_aligned_alloc(32, bytes ? bytes : 32);
 }
 
 /** First sample of scale k's image of picture i (0 ref, 1 dist). */

@@ -23,6 +23,7 @@
 #include "ssim_host.h"
 #include "float_ssim_conclude.h"
 #include "float_ssim_state.h"
+#include "os/os.h"
 
 static const VmafOption options[] = {
     {
@@ -66,10 +67,10 @@ static const char *const provided_features[] = {
 
 static void free_state(SsimState *s)
 {
-    free(s->ref);
-    free(s->dist);
-    free(s->dref);
-    free(s->ddist);
+    vmaf_os_aligned_free(s->ref);
+    vmaf_os_aligned_free(s->dist);
+    vmaf_os_aligned_free(s->dref);
+    vmaf_os_aligned_free(s->ddist);
     free(s->cols);
     free(s->acc);
     s->ref = s->dist = s->dref = s->ddist = NULL;
@@ -81,7 +82,7 @@ static void free_state(SsimState *s)
 static float *alloc_floats(size_t n)
 {
     const size_t bytes = (n * sizeof(float) + 31) & ~(size_t)31;
-    return aligned_alloc(32, bytes ? bytes : 32);
+    return vmaf_os_aligned_alloc(32, bytes ? bytes : 32);
 }
 
 static int init(VmafFex *fex, enum VmafPixelFormat pix_fmt, unsigned bpc,

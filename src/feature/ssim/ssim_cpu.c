@@ -24,6 +24,7 @@
 
 #include "cpu.h"
 #include "ssim_host.h"
+#include "os/os.h"
 
 /* Hot loops are plain C, built once per instruction set (ssim_simd_tmpl.c,
  * included at the end). Same operations per element, no contraction
@@ -38,9 +39,9 @@ static const float win[SSIM_WIN] = SSIM_WIN_TAPS_INIT;
 
 static void *alloc_aligned(size_t bytes)
 {
-    /* aligned_alloc needs a size that is a multiple of the alignment. */
+    /* Whole 32-byte blocks, so that a vector load of the last one stays inside. */
     bytes = (bytes + 31) & ~(size_t)31;
-    return aligned_alloc(32, bytes ? bytes : 32);
+    return vmaf_os_aligned_alloc(32, bytes ? bytes : 32);
 }
 
 int ssim_engine_init(SsimEngine *e, int max_w)
@@ -61,10 +62,10 @@ int ssim_engine_init(SsimEngine *e, int max_w)
 
 void ssim_engine_free(SsimEngine *e)
 {
-    free(e->ring);
-    free(e->vrow);
-    free(e->stat);
-    free(e->terms);
+    vmaf_os_aligned_free(e->ring);
+    vmaf_os_aligned_free(e->vrow);
+    vmaf_os_aligned_free(e->stat);
+    vmaf_os_aligned_free(e->terms);
     e->ring = e->vrow = e->stat = NULL;
     e->terms = NULL;
 }

@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 
+#include "math/ev_math.h"
 #include "ssim_host.h"
 
 int ssim_scale_factor(int option, int w, int h)
@@ -33,12 +34,12 @@ double ssim_max_db(unsigned bpc, unsigned w, unsigned h, bool clip)
     /* peak*peak and w*h are unsigned products (2^16-1 squared still fits). */
     const unsigned peak = (1u << bpc) - 1u;
     const double mse = 0.5 / (w * h);
-    return ceil(10. * log10(peak * peak / mse));
+    return ceil(10. * ev_log10(peak * peak / mse));
 }
 
 double ssim_to_db(double score, double max_db)
 {
-    const double db = -10. * log10(1 - score);
+    const double db = -10. * ev_log10(1 - score);
     return db < max_db ? db : max_db;
 }
 
@@ -53,9 +54,9 @@ int ms_ssim_pool(const float l[MS_SSIM_SCALES], const float c[MS_SSIM_SCALES],
     for (int k = 0; k < MS_SSIM_SCALES; k++) {
         /* msssim *= pow(l, a) * pow(c, b) * pow(s, g): the three powers are
          * multiplied left to right, then into the running product. */
-        const double t = pow((double)l[k], (double)alpha[k]) *
-                         pow((double)c[k], (double)beta[k]);
-        ms = ms * (t * pow((double)s[k], (double)gamma[k]));
+        const double t = ev_pow((double)l[k], (double)alpha[k]) *
+                         ev_pow((double)c[k], (double)beta[k]);
+        ms = ms * (t * ev_pow((double)s[k], (double)gamma[k]));
         if (ms == INFINITY)
             return -ERANGE;
     }

@@ -2,7 +2,6 @@
  * CUDA runtime plumbing (see cuda_common.h): the driver through dlopen, the
  * per-device state, checked calls and buffers.
  */
-#include <dlfcn.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -15,6 +14,7 @@
 
 #include "feature/extractor.h"
 #include "log.h"
+#include "os/os.h"
 #include "opt.h"
 #include "cuda_common.h"
 
@@ -42,19 +42,18 @@ static pthread_once_t driver_once = PTHREAD_ONCE_INIT;
 
 static void *sym(void *lib, const char *a, const char *b)
 {
-    void *p = dlsym(lib, a);
-    if (!p && b) p = dlsym(lib, b);
+    void *p = vmaf_os_dlsym(lib, a);
+    if (!p && b) p = vmaf_os_dlsym(lib, b);
     return p;
 }
 
 static void load_driver(void)
 {
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    char e[160];
+    void *lib = vmaf_os_dlopen(VMAF_OS_CUDA_LIB, e, sizeof(e));
     if (!lib) {
-        const char *e = dlerror();
         snprintf(driver_why, sizeof(driver_why),
-                 "the CUDA driver library libcuda.so.1 cannot be opened (%s)",
-                 e ? e : "not found");
+                 "the CUDA driver library " VMAF_OS_CUDA_LIB " cannot be opened (%s)", e);
         driver_err = -ENODEV;
         return;
     }
@@ -119,7 +118,7 @@ static void load_driver(void)
             snprintf(driver_why, sizeof(driver_why),
                      "the CUDA driver library lacks %s (driver too old?)", table[i].name);
             driver_err = -ENODEV;
-            dlclose(lib);
+            vmaf_os_dlclose(lib);
             return;
         }
     }

@@ -7,16 +7,16 @@
  * then the binary's SHA-256.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
+#include <unistd.h> /* read, write, close, unlink, getpid: in mingw-w64 too */
 
 #include "log.h"
+#include "os/os.h"
 #include "gpu/opencl/opencl_cache.h"
 #include "gpu/opencl/opencl_loader.h"
 
@@ -158,13 +158,11 @@ int evl_cache_dir(char *buf, size_t len)
     const char *off = getenv("EXACTVMAF_CACHE");
     if (off && (!strcmp(off, "0") || !strcmp(off, "off"))) return -ENOENT;
     const char *dir = getenv("EXACTVMAF_CACHE_DIR");
-    const char *xdg = getenv("XDG_CACHE_HOME");
-    const char *home = getenv("HOME");
+    char home[4096];
     int n;
-    /* XDG: a relative XDG_CACHE_HOME is invalid and ignored. */
     if (dir && *dir) n = snprintf(buf, len, "%s/opencl", dir);
-    else if (xdg && xdg[0] == '/') n = snprintf(buf, len, "%s/exactvmaf/opencl", xdg);
-    else if (home && home[0] == '/') n = snprintf(buf, len, "%s/.cache/exactvmaf/opencl", home);
+    else if (!vmaf_os_cache_home(home, sizeof(home)))
+        n = snprintf(buf, len, "%s/exactvmaf/opencl", home);
     else return -ENOENT;
     return n > 0 && (size_t)n < len ? 0 : -ENOENT;
 }
@@ -175,10 +173,11 @@ static int make_dirs(const char *path)
     char p[4096];
     if (snprintf(p, sizeof(p), "%s", path) >= (int)sizeof(p)) return -ENAMETOOLONG;
     for (char *s = p + 1;; s++) {
-        if (*s != '/' && *s) continue;
+        if (!vmaf_os_is_sep(*s) && *s) continue;
         const char c = *s;
         *s = '\0';
-        if (mkdir(p, 0700) && errno != EEXIST) return -errno;
+        const int err = vmaf_os_mkdir(p, 0700);
+        if (err) return err;
         if (!c) break;
         *s = c;
     }
@@ -190,7 +189,7 @@ static int make_dirs(const char *path)
 static int read_file(const char *path, unsigned char **data, size_t *size)
 {
     *data = NULL;
-    const int fd = open(path, O_RDONLY | O_CLOEXEC);
+    const int fd = vmaf_os_open_read(path);
     if (fd < 0) return -errno;
     struct stat st;
     int err = fstat(fd, &st) ? -errno : 0;
@@ -332,7 +331,7 @@ void evl_cache_store(cl_program p, const EvlCacheKey *key, const char *prog_name
          * write their own file, and the last rename wins with a whole file. */
         snprintf(tmp, sizeof(tmp), "%s.%ld.%u.tmp", path, (long)getpid(),
                  atomic_fetch_add(&counter, 1));
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        fd = vmaf_os_open_new(tmp, 0600);
         if (fd < 0) err = -errno;
     }
     if (!err) {
@@ -348,7 +347,7 @@ void evl_cache_store(cl_program p, const EvlCacheKey *key, const char *prog_name
         sha256(bin, size, sum);
         if (!err) err = write_all(fd, sum, 32);
         if (close(fd) && !err) err = -errno;
-        if (!err && rename(tmp, path)) err = -errno;
+        if (!err) err = vmaf_os_rename(tmp, path);
         if (err) unlink(tmp);
     }
     free(bin);

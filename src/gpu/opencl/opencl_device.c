@@ -16,6 +16,7 @@
 #include "log.h"
 #include "gpu/opencl/opencl_cache.h"
 #include "gpu/opencl/opencl_device.h"
+#include "os/os.h"
 
 /* ---- Device ---- */
 
@@ -337,7 +338,7 @@ static int host_alloc(VmafGpuDev *dev, void **p, size_t bytes)
      * outside a mapped buffer, and copies from it are correct either way. */
     const size_t page = 4096;
     const size_t size = bytes ? (bytes + page - 1) / page * page : page;
-    *p = size >= bytes ? aligned_alloc(page, size) : NULL;
+    *p = size >= bytes ? vmaf_os_aligned_alloc(page, size) : NULL;
     if (!*p) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "opencl: cannot allocate %zu bytes of host memory for "
                  "%s", bytes, dev_name(dev));
@@ -349,7 +350,7 @@ static int host_alloc(VmafGpuDev *dev, void **p, size_t bytes)
 static void host_free(VmafGpuDev *dev, void **p)
 {
     (void)dev;
-    free(*p);
+    vmaf_os_aligned_free(*p);
     *p = NULL;
 }
 

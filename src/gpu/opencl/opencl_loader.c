@@ -3,7 +3,6 @@
  * process, its entry points looked up, and every OpenCL call's check: the
  * error's name, its errno, the log line.
  */
-#include <dlfcn.h>
 #include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
@@ -12,6 +11,7 @@
 #include <string.h>
 
 #include "log.h"
+#include "os/os.h"
 #include "gpu/opencl/opencl_loader.h"
 
 static EvlDriver driver;
@@ -21,17 +21,15 @@ static pthread_once_t driver_once = PTHREAD_ONCE_INIT;
 
 static void load_driver(void)
 {
-    static const char *const names[] = { "libOpenCL.so.1", "libOpenCL.so" };
+    static const char *const names[] = { VMAF_OS_OPENCL_LIB, VMAF_OS_OPENCL_LIB_ALT };
     void *lib = NULL;
-    for (size_t i = 0; !lib && i < sizeof(names) / sizeof(names[0]); i++) {
-        lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-        /* The first name's reason is the one to give; copied at once, as
-         * the next dlopen may overwrite dlerror's text. */
-        const char *e = lib ? NULL : dlerror();
+    for (size_t i = 0; !lib && i < sizeof(names) / sizeof(names[0]) && names[i]; i++) {
+        char e[160];
+        lib = vmaf_os_dlopen(names[i], e, sizeof(e));
+        /* The first name's reason is the one to give. */
         if (!lib && !i)
             snprintf(driver_why, sizeof(driver_why),
-                     "the OpenCL ICD loader libOpenCL.so.1 cannot be opened (%s)",
-                     e ? e : "not found");
+                     "the OpenCL ICD loader " VMAF_OS_OPENCL_LIB " cannot be opened (%s)", e);
     }
     if (!lib) {
         driver_err = -ENODEV;
@@ -80,12 +78,12 @@ static void load_driver(void)
         { (void **)&d.clFinish, "clFinish" },
     };
     for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
-        *table[i].slot = dlsym(lib, table[i].name);
+        *table[i].slot = vmaf_os_dlsym(lib, table[i].name);
         if (!*table[i].slot) {
             snprintf(driver_why, sizeof(driver_why),
                      "the OpenCL ICD loader lacks %s (older than OpenCL 1.2?)", table[i].name);
             driver_err = -ENODEV;
-            dlclose(lib);
+            vmaf_os_dlclose(lib);
             return;
         }
     }

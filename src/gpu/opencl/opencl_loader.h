@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 
+#include "os/os.h"
 #include "gpu/opencl/opencl_driver.h"
 
 /**
@@ -37,7 +38,7 @@ int evl_check(int r, const char *call, const char *file, int line);
 
 /** Format into a caller's reason buffer, which may be absent (NULL or 0 bytes). */
 #if defined(__GNUC__)
-__attribute__((format(printf, 3, 4)))
+VMAF_OS_PRINTF(3, 4)
 #endif
 void evl_set_why(char *why, size_t why_len, const char *fmt, ...);
 
