@@ -33,7 +33,8 @@ static const AvModule *open_module(const char *path, char *err, size_t len)
     const AvModule *(*entry)(void) = (const AvModule *(*)(void))vmaf_os_dlsym(h, AV_MODULE_ENTRY);
     const AvModule *m = entry ? entry() : NULL;
     if (!m || m->abi != AV_MODULE_ABI || m->video_input_size != sizeof(VideoInput)) {
-        snprintf(err, len, "%s is not this exactvmaf's module (another version)", path);
+        snprintf(err, len, "%.*s is not this exactvmaf's module (another version)",
+                 (int)(len > 64 ? len - 64 : 0), path);
         vmaf_os_dlclose(h);
         return NULL;
     }
