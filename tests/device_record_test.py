@@ -124,8 +124,22 @@ def main():
             record('XML and JSON agree on the backends (fp64 %s)' % fp64,
                    backends == d['backends'], (backends, d['backends']))
 
-        # The Python package: from files (through the tool) and from frames (the library).
-        want['fp64'] = 'native' if listed['0:0']['fp64'] == 'yes' else 'emulated'
+        # The Python package: from files (through the tool) and from frames (the
+        # library). Its calls name no device: they get the default one (the first
+        # GPU, else 0:0; NVIDIA's 1:0 beside PoCL's 0:0, say), which a run of the
+        # tool naming none records, itself one of the listed devices.
+        r = run(a.exe, fx, p('default.json'), 'json', '--backend', 'opencl')
+        d = json.load(open(p('default.json'))) if not r.returncode else {}
+        recs = d.get('devices', {}).get('psnr') or [{}]
+        dflt = recs[0].get('index')
+        record('the default OpenCL device is a listed one', dflt in listed,
+               (r.returncode, r.stderr[-300:], recs))
+        if dflt not in listed:
+            return testlib.finish()
+        want = dict(backend='opencl', name=listed[dflt]['name'], index=dflt,
+                    platform=listed[dflt]['platform'], driver=listed[dflt]['driver'],
+                    fp64='native' if listed[dflt]['fp64'] == 'yes' else 'emulated')
+        check_records('JSON devices of the default device', d['devices'], d['backends'], want)
         env = dict(os.environ, EXACTVMAF_LIBRARY=os.path.abspath(a.lib),
                    EXACTVMAF_CLI=os.path.abspath(a.exe))
         code = r'''
