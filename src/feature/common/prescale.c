@@ -13,16 +13,18 @@
 
 #define LANCZOS_A 4
 
+const char *const ev_prescale_method_names[] = {
+    [EV_PRESCALE_NEAREST] = "nearest",
+    [EV_PRESCALE_BILINEAR] = "bilinear",
+    [EV_PRESCALE_BICUBIC] = "bicubic",
+    [EV_PRESCALE_LANCZOS4] = "lanczos4",
+    [EV_PRESCALE_LANCZOS4 + 1] = NULL,
+};
+
 int ev_prescale_method_parse(const char *name, enum EvPrescaleMethod *method)
 {
-    static const char *const names[] = {
-        [EV_PRESCALE_NEAREST] = "nearest",
-        [EV_PRESCALE_BILINEAR] = "bilinear",
-        [EV_PRESCALE_BICUBIC] = "bicubic",
-        [EV_PRESCALE_LANCZOS4] = "lanczos4",
-    };
-    for (int i = 0; name && i < (int)(sizeof(names) / sizeof(names[0])); i++) {
-        if (!strcmp(name, names[i])) {
+    for (int i = 0; name && ev_prescale_method_names[i]; i++) {
+        if (!strcmp(name, ev_prescale_method_names[i])) {
             *method = (enum EvPrescaleMethod)i;
             return 0;
         }

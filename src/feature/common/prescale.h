@@ -20,6 +20,12 @@ enum EvPrescaleMethod {
     EV_PRESCALE_LANCZOS4,
 };
 
+/**
+ * The methods' names, by enum EvPrescaleMethod, then NULL: the one list that
+ * both extractors' options offer (VmafOption.choices) and parse.
+ */
+extern const char *const ev_prescale_method_names[];
+
 /** Method by name ("nearest", "bilinear", "bicubic", "lanczos4"); -EINVAL, silently. */
 int ev_prescale_method_parse(const char *name, enum EvPrescaleMethod *method);
 

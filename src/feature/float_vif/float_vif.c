@@ -38,10 +38,6 @@
 /* Input offset of the float extractors ADM, VIF and motion (docs/numerics.md §2). */
 #define VIF_OFFSET (-128.0f)
 
-static const char *const prescale_methods[] = {
-    "nearest", "bilinear", "bicubic", "lanczos4", NULL
-};
-
 static const VmafOption options[] = {
     {
         .name = "debug",
@@ -127,7 +123,7 @@ static const VmafOption options[] = {
         .offset = offsetof(VifState, vif_prescale_method),
         .type = VMAF_OPT_TYPE_STRING,
         .default_val.s = "nearest",
-        .choices = prescale_methods,
+        .choices = ev_prescale_method_names,
         .flags = VMAF_OPT_FLAG_FEATURE_PARAM,
     },
     {

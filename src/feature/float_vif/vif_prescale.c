@@ -4,6 +4,7 @@
  * the tables and sums SpEED's prescale uses too (feature/common/prescale.h).
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "log.h"
@@ -13,9 +14,12 @@ int vif_prescale_method_parse(const char *name, enum EvPrescaleMethod *method)
 {
     if (!ev_prescale_method_parse(name, method))
         return 0;
-    vmaf_log(VMAF_LOG_LEVEL_ERROR,
-             "float_vif: invalid vif_prescale_method \"%s\"; supported: "
-             "nearest, bilinear, bicubic, lanczos4", name ? name : "(null)");
+    char list[64] = "";
+    for (int i = 0; ev_prescale_method_names[i]; i++)
+        snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+                 ev_prescale_method_names[i]);
+    vmaf_log(VMAF_LOG_LEVEL_ERROR, "float_vif: invalid vif_prescale_method \"%s\"; supported: %s",
+             name ? name : "(null)", list);
     return -EINVAL;
 }
 

@@ -28,10 +28,6 @@
 #include "speed_options.h"
 #include "os/os.h"
 
-const char *const speed_prescale_methods[] = {
-    "nearest", "bilinear", "bicubic", "lanczos4", NULL
-};
-
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif

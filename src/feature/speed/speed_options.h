@@ -9,10 +9,10 @@
 
 #include <stddef.h>
 
+#include "feature/common/prescale.h"
 #include "feature/extractor.h"
 
 /** The prescale methods' names, NULL-terminated (speed_core.c). */
-extern const char *const speed_prescale_methods[];
 
 #define SPEED_SHARED_OPTIONS(State, max_val_help)                                    \
     {                                                                                \
@@ -47,7 +47,7 @@ extern const char *const speed_prescale_methods[];
         .offset = offsetof(State, speed_prescale_method),                            \
         .type = VMAF_OPT_TYPE_STRING,                                                \
         .default_val.s = "nearest",                                                  \
-        .choices = speed_prescale_methods,                                           \
+        .choices = ev_prescale_method_names,                                           \
         .flags = VMAF_OPT_FLAG_FEATURE_PARAM,                                        \
     },                                                                               \
     {                                                                                \
