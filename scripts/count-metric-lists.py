@@ -16,6 +16,7 @@ Prints each such file with the longest run it holds; exits 1 above the limit.
 import argparse
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -26,8 +27,10 @@ SEPARATORS = re.compile(r'(\s|[,"\'()\[\]{}+;:=\\|]|--feature|--only|#[^\n]*\n|/
 
 
 def names(exe):
-    out = subprocess.run([exe, '--list-extractors'], check=True, capture_output=True,
-                         text=True).stdout
+    # In a cross build meson's MESON_EXE_WRAPPER (wine, qemu) runs the tool.
+    wrapper = shlex.split(os.environ.get('MESON_EXE_WRAPPER', ''))
+    out = subprocess.run(wrapper + [exe, '--list-extractors'], check=True,
+                         capture_output=True, text=True).stdout
     return {line.split()[0] for line in out.splitlines() if line and not line[0].isspace()}
 
 
