@@ -51,14 +51,21 @@ if [ ! -f "$W/prefix/lib/pkgconfig/libvmaf.pc" ]; then
     meson setup "$W/lib-build" --cross-file cross/x86_64-w64-mingw32.txt --prefix="$W/prefix" \
         --libdir=lib -Ddefault_library=static -Dffmpeg=disabled -Dcuda=disabled \
         -Dpython=disabled > "$W/lib-setup.log" 2>&1 || { tail -20 "$W/lib-setup.log"; exit 1; }
-    # both_libraries() builds the DLL whatever default_library says, and the
-    # install's devel files include its import library and the tool's: the
-    # three are built, the tests are not. FFmpeg's -static link picks the .a.
-    ninja -C "$W/lib-build" -j"$jobs" src/libexactvmaf.a src/libexactvmaf-0.dll tools/exactvmaf.exe \
-        > "$W/lib-build.log" 2>&1 \
-        || { tail -20 "$W/lib-build.log"; exit 1; }
+    # The install's devel files include the tool's import library: the tool
+    # is built with the library, the tests are not.
+    ninja -C "$W/lib-build" -j"$jobs" src/libexactvmaf.a tools/exactvmaf.exe \
+        > "$W/lib-build.log" 2>&1 || { tail -20 "$W/lib-build.log"; exit 1; }
     meson install -C "$W/lib-build" --no-rebuild --tags devel > "$W/lib-install.log" 2>&1 \
         || { tail -20 "$W/lib-install.log"; exit 1; }
+fi
+# A client linked as pkg-config --static says, without -static: it must not
+# need a libexactvmaf DLL (a static install holds the .a alone).
+printf '#include <libvmaf.h>\nint main(void) { VmafConfiguration c = {0}; VmafContext *v;\n    return vmaf_init(&v, c); }\n' \
+    > "$W/client.c"
+x86_64-w64-mingw32-gcc-posix "$W/client.c" -o "$W/client.exe" \
+    $(PKG_CONFIG_PATH="$W/prefix/lib/pkgconfig" pkg-config --static --cflags --libs libvmaf)
+if x86_64-w64-mingw32-objdump -p "$W/client.exe" | grep -qi 'DLL Name: libexactvmaf'; then
+    echo "a client of the static install needs libexactvmaf's DLL"; exit 1
 fi
 log "libvmaf.pc: $(grep -E '^(Version|Libs|Libs.private):' "$W/prefix/lib/pkgconfig/libvmaf.pc" | tr '\n' ' ')"
 
