@@ -9,21 +9,9 @@
 #include <time.h>
 
 #include "readers.h"
+#include "../src/os/os.h"
 #include "../src/os/stop_signals.h"
 #include "../src/trace.h"
-
-/* CLOCK_REALTIME `ms` milliseconds from now, for the timed waits. */
-static struct timespec deadline_ms(long ms)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    t.tv_nsec += ms * 1000 * 1000;
-    if (t.tv_nsec >= 1000000000) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000;
-    }
-    return t;
-}
 
 static void *reader_main(void *arg)
 {
@@ -99,7 +87,7 @@ int reader_next(Reader *r, ReaderFrame *f)
             break;
         }
         /* Signals do not end a wait: look at the flag now and then. */
-        const struct timespec t = deadline_ms(20);
+        const struct timespec t = vmaf_os_deadline_ms(20);
         pthread_cond_timedwait(&r->cond, &r->lock, &t);
     }
     if (!ret && r->len) {

@@ -99,6 +99,20 @@ long vmaf_os_cpu_count(void);
 /* vmaf_os_process_seconds(): os/process_time.h (header-only, for trace.h). */
 /* localtime_r(): 0, or -EINVAL where t cannot be converted. */
 int vmaf_os_localtime(time_t t, struct tm *tm);
+/* CLOCK_REALTIME `ms` milliseconds from now: the deadline of a timed pthread
+ * wait (a condition's, a timed join's). winpthreads has the clock too. */
+static inline struct timespec vmaf_os_deadline_ms(long ms)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_sec += ms / 1000;
+    t.tv_nsec += ms % 1000 * 1000 * 1000;
+    if (t.tv_nsec >= 1000000000) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000;
+    }
+    return t;
+}
 
 /* ---- Files ---- */
 

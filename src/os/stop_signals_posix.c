@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "os.h"
 #include "stop_signals.h"
 
 /* Sent to a reader thread to end a read it is blocked in; does nothing else. */
@@ -77,26 +78,13 @@ void cli_reader_wakeable(void)
 }
 
 #if defined(__GLIBC__)
-/* CLOCK_REALTIME `ms` milliseconds from now, for the timed join. */
-static struct timespec deadline_ms(long ms)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_REALTIME, &t);
-    t.tv_nsec += ms * 1000 * 1000;
-    if (t.tv_nsec >= 1000000000) {
-        t.tv_sec++;
-        t.tv_nsec -= 1000000000;
-    }
-    return t;
-}
-
 /* glibc's, not POSIX's: declared here so that the file needs no _GNU_SOURCE. */
 extern int pthread_timedjoin_np(pthread_t thread, void **ret, const struct timespec *abstime);
 
 void cli_join_reader(pthread_t t)
 {
     for (;;) {
-        const struct timespec d = deadline_ms(50);
+        const struct timespec d = vmaf_os_deadline_ms(50);
         if (!pthread_timedjoin_np(t, NULL, &d)) break;
         pthread_kill(t, CLI_WAKE_SIGNAL);
     }
