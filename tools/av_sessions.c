@@ -548,12 +548,13 @@ int avm_open_sessions(VideoInput **out, const char *path, const VideoDecodeOptio
     *out = first;
     const VideoInfo *in = video_input_info(first);
     const bool nvdec = !strncmp(in->decoder, "NVDEC", 5);
-    const unsigned engines = nvdec ? avm_nvdec_engines(first) : 0;
-    if (nvdec) ev_trace("%s: %u NVDEC engines take it", path, engines);
     if (!cuttable || (!nvdec && !any)) {
         read_packets_drop(&pk);
         return 0;
     }
+    /* The driver is asked only where the count is to be sized from it. */
+    const unsigned engines = nvdec && !sessions ? avm_nvdec_engines(first) : 0;
+    if (nvdec && !sessions) ev_trace("%s: %u NVDEC engines take it", path, engines);
     if (sessions > MAX_SESSIONS) sessions = MAX_SESSIONS;
     Sessions *ss = calloc(1, sizeof(*ss));
     if (ss) ss->path = strdup(path);
