@@ -39,6 +39,19 @@ static int processor_isa(void)
     return d;
 }
 
+int ev_cpu_has_fma(void)
+{
+#if EV_HAVE_X86_SIMD
+    /* libgcc's check includes the OS's saving of the AVX register state. */
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("fma");
+#elif defined(__FP_FAST_FMA)
+    return 1;
+#else
+    return 0;
+#endif
+}
+
 int ev_cpu_isa(void)
 {
     const int d = processor_isa(), cap = atomic_load_explicit(&isa_max, memory_order_relaxed);

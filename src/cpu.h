@@ -49,6 +49,13 @@ int ev_cpu_isa(void);
  */
 int ev_cpu_set_isa_max(int isa);
 
+/**
+ * Whether this processor has a fused multiply-add instruction (x86-64: FMA3,
+ * detected; AArch64: always). Not capped by ev_cpu_set_isa_max(): the math
+ * room (src/math) gives the same bits with or without it and picks by speed.
+ */
+int ev_cpu_has_fma(void);
+
 /** The name of an instruction set ("c", "avx2", "avx512", "neon"). */
 const char *ev_isa_name(int isa);
 

@@ -24,24 +24,12 @@ float ev_expf_soft(float), ev_powf_soft(float, float);
 static atomic_int flavour;
 static atomic_int force_soft;
 
-static int detect(void)
-{
-#if EV_HAVE_X86_SIMD
-    /* GCC and clang check that the OS saves the AVX state as well. */
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("fma") ? 1 : 2;
-#elif HAVE_HW_FLAVOUR
-    return 1;
-#else
-    return 2;
-#endif
-}
-
 static inline int hw(void)
 {
     int f = atomic_load_explicit(&flavour, memory_order_relaxed);
     if (!f) {
-        f = atomic_load_explicit(&force_soft, memory_order_relaxed) ? 2 : detect();
+        f = atomic_load_explicit(&force_soft, memory_order_relaxed) || !HAVE_HW_FLAVOUR ||
+            !ev_cpu_has_fma() ? 2 : 1;
         atomic_store_explicit(&flavour, f, memory_order_relaxed);
     }
     return f == 1;
