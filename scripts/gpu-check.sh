@@ -59,8 +59,8 @@
 #                    makes them on a machine with ffmpeg)
 #   --only PARTS     these parts only (build and pressure run first when named)
 #   --sets, --metrics  only these golden sets, parity metrics
-#   --jobs N         runs at once beside the sanitizers (default: half the cores)
-#   --budget S       seconds for the whole gate, build included (default 520);
+#   --jobs N         runs at once beside the sanitizers (default: 5/8 of the cores)
+#   --budget S       seconds for the whole gate, build included (default 560);
 #                    a run still going then is stopped and fails, one not
 #                    started fails
 #   --opencl-any     accept an OpenCL device that is not NVIDIA's (without it
@@ -86,6 +86,9 @@ GPU_TESTS=("opencl device" "opencl cache" "device records" "shared passes on the
 # Parity's metrics by their time on the host (the CPU reference of a run),
 # slowest first; the others follow.
 PARITY_SLOW=(float_adm float_vif cambi ciede adm)
+# Those run as several processes, each a share of the cases (parity --shard
+# K/N; item METRIC#K): float_adm alone took 335-365 s of a 520 s gate.
+declare -A PARITY_SHARDS=([float_adm]=4 [float_vif]=2)
 
 usage() {   # the header from "usage:" on
     awk '/^# usage:/ { on = 1 } on && !/^#/ { exit } on { sub(/^# ?/, ""); print }' "$0"
@@ -94,7 +97,7 @@ usage() {   # the header from "usage:" on
 abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }
 
 B=build-gpu-check LOGS="" DATA="" CLIPS=${EXACTVMAF_HWDEC_CLIPS:-} ONLY="" SETS="" METRICS=""
-JOBS=$(( $(nproc) / 2 )) BUDGET=520 OPENCL_ANY=0 GOLDEN_OPT="" PARITY_OPT="" SUMMARISE=0
+JOBS=$(( $(nproc) * 5 / 8 )) BUDGET=560 OPENCL_ANY=0 GOLDEN_OPT="" PARITY_OPT="" SUMMARISE=0
 while [ $# -gt 0 ]; do
     case $1 in
     --logs) LOGS=$(abs "$2"); shift ;;
@@ -147,6 +150,7 @@ note() { printf '[%4d s] %s\n' $(($(date +%s) - START)) "$*" >&2; }
 # many runs (a metric, a golden set).
 job_command() {
     local part=${1%@*} item=${1#*@}
+    local sh=()
     local golden=(python3 tests/golden_test.py --exe "$EXE" "$GOLDEN_OPT" "$DATA" --set "$item")
     local parity=("$B/tests/parity" "$PARITY_OPT" "$DATA" --quick)
     case $part in
@@ -164,9 +168,9 @@ job_command() {
         [ "$limit" -ge 10 ] || limit=10
         CMD=(env SANITIZE_LOGS="$LOGS/sanitize" "SANITIZE_TIMEOUT=$limit"
              scripts/gpu-sanitize.sh "$B" "$DATA") ;;
-    parity-cuda) CMD=("${parity[@]}" --backend cuda --only "$item") ;;
-    parity-opencl) CMD=("${parity[@]}" --backend opencl --opencl-fp64 auto --only "$item") ;;
-    parity-opencl-nofp64) CMD=("${parity[@]}" --backend opencl --opencl-fp64 off --only "$item") ;;
+    parity-cuda) read -r -a sh <<< "$(shard_args "$item")"; CMD=("${parity[@]}" --backend cuda "${sh[@]}") ;;
+    parity-opencl) read -r -a sh <<< "$(shard_args "$item")"; CMD=("${parity[@]}" --backend opencl --opencl-fp64 auto "${sh[@]}") ;;
+    parity-opencl-nofp64) read -r -a sh <<< "$(shard_args "$item")"; CMD=("${parity[@]}" --backend opencl --opencl-fp64 off "${sh[@]}") ;;
     golden-cuda) CMD=("${golden[@]}" --backend cuda) ;;
     golden-opencl) CMD=("${golden[@]}" --backend opencl --opencl-fp64 on) ;;
     golden-opencl-nofp64)
@@ -182,6 +186,13 @@ job_command() {
              "${GPU_TESTS[@]}") ;;
     hwdec) CMD=(python3 tests/hwdec_test.py --exe "$EXE" ${CLIPS:+--clips "$CLIPS"}) ;;
     esac
+}
+
+# parity's arguments for an item: METRIC, or METRIC#K (shard K of PARITY_SHARDS[METRIC]).
+shard_args() {
+    local m=${1%%#*}
+    if [ "$m" = "$1" ]; then echo "--only $m"
+    else echo "--only $m --shard ${1#*#}/${PARITY_SHARDS[$m]}"; fi
 }
 
 # One run: its command and output in PARTS_DIR/JOB.log, "STATUS START END"
@@ -303,7 +314,7 @@ summary_parity() {
     no_runs "$1" && return
     counts=$(cat "${logs[@]}" 2>/dev/null | awk '
         $3 ~ /^[0-9]+\/[0-9]+$/ && ($2 == "cuda" || $2 == "opencl") {
-            split($3, a, "/"); s += a[1]; t += a[2]; m++ }
+            split($3, a, "/"); s += a[1]; t += a[2]; if (!($1 in seen)) { seen[$1]; m++ } }
         END { printf "%d/%d identical, %d metrics", s, t, m }')
     bad=$(why_failed "$1")
     echo "$([ -z "$bad" ] && echo PASS || echo FAIL)	$counts${bad:+; failed: $bad}"
@@ -459,6 +470,7 @@ summarise() {
            awk 'NR == 1 || $2 < s { s = $2 } NR == 1 || $3 > e { e = $3 } END { print e - s }')
     echo
     if [ -n "$failed" ]; then
+        # shellcheck disable=SC2086  # a word per part
         failure_tails $failed
         echo "gpu-check: FAIL:$failed${notrun:+; not run:$notrun} (${took:-0} s; logs in $LOGS)"
         status=1
@@ -563,10 +575,15 @@ add_items() {
     local x
     while IFS= read -r x; do [ -n "$x" ] && queue+=("$1@$x"); done < <(items_of "$1")
 }
-parity_order() {   # parity's metrics of a part, the slow ones first
-    local all x
+parity_order() {   # parity's runs of a part, the slow ones first, split into their shards
+    local all x k
     all=$(items_of "$1")
-    for x in "${PARITY_SLOW[@]}"; do grep -qx "$x" <<< "$all" && echo "$x"; done
+    for x in "${PARITY_SLOW[@]}"; do grep -qx "$x" <<< "$all" && echo "$x"; done |
+    while IFS= read -r x; do
+        if [ -n "${PARITY_SHARDS[$x]:-}" ]; then
+            for ((k = 0; k < PARITY_SHARDS[$x]; k++)); do echo "$x#$k"; done
+        else echo "$x"; fi
+    done
     for x in $all; do [[ " ${PARITY_SLOW[*]} " == *" $x "* ]] || echo "$x"; done
 }
 add_parity() {
@@ -579,18 +596,19 @@ add_parity_rest() {
     asked "$p" && [ -z "${BLOCKED[$p]:-}" ] || return 0
     while IFS= read -r x; do [ -n "$x" ] && queue+=("$p@$x"); done < <(parity_order "$p" | tail -n +"$(($2 + 1))")
 }
+# (float_adm's and float_vif's shards: 6 runs.)
 add pipeline-cuda
-for p in parity-cuda parity-opencl parity-opencl-nofp64; do add_parity "$p" 2; done
+for p in parity-cuda parity-opencl parity-opencl-nofp64; do add_parity "$p" 6; done
 add failover-cuda
+add failover-opencl
+add hwdec
 add pipeline-devpics
 add pipeline-opencl
 add_items golden-cuda
 add_items golden-opencl
 add_items golden-opencl-nofp64
-for p in parity-cuda parity-opencl parity-opencl-nofp64; do add_parity_rest "$p" 2; done
-add failover-opencl
+for p in parity-cuda parity-opencl parity-opencl-nofp64; do add_parity_rest "$p" 6; done
 add gpu-tests
-add hwdec
 
 if asked sanitize; then
     note "sanitize (in the background, $(($(left) - 20)) s per workload at most)"

@@ -14,7 +14,7 @@
  *
  * usage: parity [--data DIR] [--quick] [--lite] [--sanitize] [--verbose] [--self-check]
  *               [--sets N] [--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off]
- *               [--opencl-device N|P:D] [--ciede-host-pixels]
+ *               [--opencl-device N|P:D] [--ciede-host-pixels] [--shard K/N]
  *   --data DIR    the unpacked test data (the build's test-data/): fixtures/ and
  *                 golden/netflix-v3.2.0/manifest.json (the float_adm option sets of
  *                 the goldens are read from it)
@@ -39,6 +39,9 @@
  *                 lines, the run fails unless there were open pixels, frames
  *                 with hard pixels listed and frames with more hard pixels
  *                 than the list holds (each a path of the host's)
+ *   --shard K/N   only the cases whose index (fixtures, then generated content)
+ *                 is K modulo N: one long metric's run split over N processes
+ *                 (scripts/gpu-check.sh runs float_adm's option sets so)
  *   --list        print the metrics such a run checks, one a line, and exit
  *                 without opening a device (scripts/gpu-check.sh runs a
  *                 process per metric)
@@ -793,6 +796,7 @@ int main(int argc, char **argv)
     bool quick = false, lite = false;
     size_t lite_sets = LITE_SETS;
     bool list = false;
+    unsigned shard_k = 0, shard_n = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = true;
@@ -804,6 +808,10 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--only") && i + 1 < argc) only = argv[++i];
         else if (!strcmp(argv[i], "--ciede-host-pixels")) count_ciede = true;
         else if (!strcmp(argv[i], "--list")) list = true;
+        else if (!strcmp(argv[i], "--shard") && i + 1 < argc &&
+                 sscanf(argv[i + 1], "%u/%u", &shard_k, &shard_n) == 2 && shard_n &&
+                 shard_n <= 64 && shard_k < shard_n)
+            i++;
         else if (!strcmp(argv[i], "--self-check")) {
             test_backend = EXACTVMAF_BACKEND_CPU;
         } else if (!strcmp(argv[i], "--backend") && i + 1 < argc &&
@@ -818,7 +826,7 @@ int main(int argc, char **argv)
         } else {
             fprintf(stderr, "usage: parity [--data DIR] [--quick] [--lite] [--sets N] [--sanitize] [--verbose] "
                             "[--self-check] [--only M,M...] [--backend cuda|opencl] [--opencl-fp64 auto|off] "
-                            "[--opencl-device N|P:D] [--ciede-host-pixels] [--list]\n");
+                            "[--opencl-device N|P:D] [--ciede-host-pixels] [--shard K/N] [--list]\n");
             return 2;
         }
     }
@@ -935,6 +943,7 @@ cases:
     /* Fixtures: every option set of every twin; rcp division for the ADM sets. */
     for (unsigned i = 0; i < n_fix; i++) {
         Content *c = &fixtures[i];
+        if (i % shard_n != shard_k) continue;
         printf("case %s (%ux%u %u-bit, %u frames)\n", c->name, c->g.w, c->g.h, c->g.bpc, c->frames);
         fflush(stdout);
         const size_t fl = lite ? lite_sets : SIZE_MAX;
@@ -960,6 +969,7 @@ cases:
     /* Generated content: the default sets everywhere, every set on the small ones. */
     for (unsigned i = 0; i < n_gen; i++) {
         Content *c = &gen[i];
+        if ((n_fix + i) % shard_n != shard_k) continue;
         const bool small = !sanitize && (uint64_t)c->g.w * c->g.h * c->frames <= 700000;
         printf("case %s\n", c->name);
         fflush(stdout);
