@@ -862,7 +862,15 @@ int main(int argc, char **argv)
         printf("backend cuda: %s\n", evc_state_device_name(keep));
     } else if (test_backend == EXACTVMAF_BACKEND_OPENCL) {
         char line[512];
-        const unsigned dev = test_device && !strchr(test_device, ':') ? (unsigned)atoi(test_device) : 0;
+        unsigned dev = test_device && !strchr(test_device, ':') ? (unsigned)atoi(test_device) : 0;
+#if EXACTVMAF_HAVE_OPENCL
+        /* No device named: the runs take the library's default (the first
+         * GPU), which need not be 0 (PoCL's CPU device may come first). */
+        int flat_default = 0;
+        char why_default[256] = "";
+        if (!test_device && !evl_device_default(&flat_default, why_default, sizeof(why_default)))
+            dev = (unsigned)flat_default;
+#endif
         if (exactvmaf_device_describe(EXACTVMAF_BACKEND_OPENCL, dev, line, sizeof(line))) {
             return no_device("no usable OpenCL device on this machine%s%s", *line ? ": " : "",
                              line);
