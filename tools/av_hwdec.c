@@ -13,6 +13,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "av_hwdec.h"
@@ -229,8 +230,16 @@ int av_hwdec_attach(AvHwdec *h, AVCodecContext *dec)
     dec->opaque = h;
     dec->get_format = get_format;
     /* The GPU decodes: more CPU threads only parse ahead, and each frame
-     * thread costs NVDEC a surface of the 32 it has. */
-    dec->thread_count = 1;
+     * thread costs NVDEC a surface of the 32 it has. But a decoder of one
+     * thread has one picture on its engine at a time (FFmpeg maps each
+     * surface as its frame comes out), which may leave the engine idle
+     * between pictures: EXACTVMAF_NVDEC_THREADS=N (1 to 8) gives each
+     * decoder N frame threads, N pictures in flight, for measuring that
+     * against more sessions (bench/decode_profile.py --env). */
+    const char *env = getenv("EXACTVMAF_NVDEC_THREADS");
+    const long threads = env && *env ? strtol(env, NULL, 10) : 1;
+    dec->thread_count = threads >= 1 && threads <= 8 ? (int)threads : 1;
+    if (dec->thread_count > 1) dec->thread_type = FF_THREAD_FRAME;
     return 0;
 }
 
