@@ -477,8 +477,9 @@ static void print_profile(const VmafGpu *gpu)
                 gpu->twin[t].prepare_ms / n, gpu->twin[t].conclude_ms / n);
     fprintf(stderr, "exactvmaf %s profile: queueing a frame (uploads, every twin) %.3f ms on "
             "the submitting thread\n", b, gpu->prof_submit_ms / n);
-    fprintf(stderr, "exactvmaf %s profile: frame work as graphs: %u launched, %u built\n", b,
-            gpu->n_graph_launch, gpu->n_graph_build);
+    fprintf(stderr, "exactvmaf %s profile: frame work as graphs: %u launched, %u built, %u "
+            "captures invalidated (queued call by call)\n", b, gpu->n_graph_launch,
+            gpu->n_graph_build, gpu->n_graph_replayed);
     fprintf(stderr, "exactvmaf %s profile: device memory %.1f MiB per frame in flight, "
             "%.1f MiB in all\n", b, mib(lane_bytes), mib(total));
 }

@@ -154,7 +154,7 @@ struct VmafGpu {
     unsigned err_seq;               /* frames from this seq on are dropped */
 
     bool graphs;                    /* lanes use graphs where the device has them */
-    unsigned n_graph_launch, n_graph_build;
+    unsigned n_graph_launch, n_graph_build, n_graph_replayed;
 
     /* Profile (EXACTVMAF_CUDA_PROFILE=1). */
     bool prof;
