@@ -199,12 +199,15 @@ static int open_backend(VmafContext *vmaf, VmafGpuDev **dev, unsigned *n_dev)
             vmaf_log(vmaf->backend_chosen || !absent ? VMAF_LOG_LEVEL_WARNING
                                                      : VMAF_LOG_LEVEL_INFO,
                      "backend %s: %s not used (%s%s%s); computing on the CPU",
-                     opencl ? "auto-opencl" : "auto", opencl ? "OpenCL" : "CUDA", why,
+                     exactvmaf_backend_name(opencl ? EXACTVMAF_BACKEND_AUTO_OPENCL
+                                                   : EXACTVMAF_BACKEND_AUTO),
+                     opencl ? "OpenCL" : "CUDA", why,
                      *call ? ": " : "", call);
             return 0;
         }
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "backend %s: no usable %s device: %s%s%s",
-                 opencl ? "opencl" : "cuda", opencl ? "OpenCL" : "CUDA", why,
+                 exactvmaf_backend_name(opencl ? EXACTVMAF_BACKEND_OPENCL : EXACTVMAF_BACKEND_CUDA),
+                 opencl ? "OpenCL" : "CUDA", why,
                  *call ? ": " : "", call);
         return err;
     }

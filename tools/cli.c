@@ -687,17 +687,21 @@ static int parse_option(CliSettings *s, int o, const char *arg)
         }
         return 0;
     case ARG_BACKEND:
+    {
         s->backend_set = true;
-        if (!strcmp(arg, "cpu")) s->backend = EXACTVMAF_BACKEND_CPU;
-        else if (!strcmp(arg, "cuda")) s->backend = EXACTVMAF_BACKEND_CUDA;
-        else if (!strcmp(arg, "auto")) s->backend = EXACTVMAF_BACKEND_AUTO;
-        else if (!strcmp(arg, "opencl")) s->backend = EXACTVMAF_BACKEND_OPENCL;
-        else if (!strcmp(arg, "auto-opencl")) s->backend = EXACTVMAF_BACKEND_AUTO_OPENCL;
-        else {
-            fail("invalid value \"%s\" for --backend: expected cpu, cuda, opencl, auto or auto-opencl", arg);
+        const int b = exactvmaf_backend_from_name(arg);
+        if (b < 0) {
+            char names[128] = "";
+            const char *n;
+            for (int k = 0; (n = exactvmaf_backend_name((enum ExactvmafBackend)k)); k++)
+                snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+                         k ? ", " : "", n);
+            fail("invalid value \"%s\" for --backend: expected one of %s", arg, names);
             return -1;
         }
+        s->backend = (enum ExactvmafBackend)b;
         return 0;
+    }
     case ARG_OPENCL_DEVICE: {
         const size_t n = strspn(arg, "0123456789:");
         const char *colon = strchr(arg, ':');
