@@ -11,6 +11,12 @@
  * processor's widest set under the cap tests and users set
  * (ev_cpu_set_isa_max); tests/checkasm walks the same tables.
  *
+ * A family whose loops gain nothing from 512-bit vectors (8-lane loops)
+ * lists its template in simd_templates_256 instead: meson builds it for
+ * every set but AVX-512, and EV_SIMD_DECLARE_256 / EV_SIMD_TABLE_256 fill
+ * its AVX-512 slot with the AVX2 build, so that the table still has an
+ * entry per set of cpu.h.
+ *
  * Every build has the same operations per element: the strict-FP flags
  * forbid contraction at every width, so the builds differ in vector width
  * only, and give the same bits (checkasm compares them with a reference).
@@ -44,12 +50,19 @@
 #if EV_HAVE_X86_SIMD
 #define EV_SIMD_DECLARE(type, name) extern const type name##_c, name##_avx2, name##_avx512
 #define EV_SIMD_TABLE(name) { &name##_c, &name##_avx2, &name##_avx512 }
+/** A simd_templates_256 family: no AVX-512 build, its slot takes the AVX2 one. */
+#define EV_SIMD_DECLARE_256(type, name) extern const type name##_c, name##_avx2
+#define EV_SIMD_TABLE_256(name) { &name##_c, &name##_avx2, &name##_avx2 }
 #elif EV_HAVE_NEON
 #define EV_SIMD_DECLARE(type, name) extern const type name##_c, name##_neon
 #define EV_SIMD_TABLE(name) { &name##_c, &name##_neon }
+#define EV_SIMD_DECLARE_256 EV_SIMD_DECLARE
+#define EV_SIMD_TABLE_256 EV_SIMD_TABLE
 #else
 #define EV_SIMD_DECLARE(type, name) extern const type name##_c
 #define EV_SIMD_TABLE(name) { &name##_c }
+#define EV_SIMD_DECLARE_256 EV_SIMD_DECLARE
+#define EV_SIMD_TABLE_256 EV_SIMD_TABLE
 #endif
 
 #endif

@@ -190,7 +190,7 @@ static float plane_sum(const HvsState *s, const VmafPicture *ref, const VmafPict
     float terms[64];
     float acc = 0.0f;
     int32_t count = 0;
-    static const HvsTermsLanesFn *const kern[EV_ISA_COUNT] = EV_SIMD_TABLE(hvs_terms_lanes);
+    static const HvsTermsLanesFn *const kern[EV_ISA_COUNT] = EV_SIMD_TABLE_256(hvs_terms_lanes);
     const HvsTermsLanesFn terms_lanes = *kern[ev_cpu_isa()];
 
     for (unsigned y = 0; y + 7 < h; y += HVS_STEP) {

@@ -22,6 +22,6 @@
 typedef void (*HvsTermsLanesFn)(const int32_t *restrict src, const int32_t *restrict dst,
                                 const float *csf, const float *mask, float *restrict terms);
 /** Each instruction set's build (psnr_hvs_simd_tmpl.c). */
-EV_SIMD_DECLARE(HvsTermsLanesFn, hvs_terms_lanes);
+EV_SIMD_DECLARE_256(HvsTermsLanesFn, hvs_terms_lanes);
 
 #endif
