@@ -38,9 +38,6 @@
 
 #include "ivif_simd_c.h"
 
-/* The C build's statistic is the reference's own. */
-#define stat_row ivif_stat_row_c
-
 #else
 
 #include "ivif_simd.h"
@@ -617,4 +614,11 @@ static void decimate_row(const IvifTaps *t, const IvifScratch *s, uint16_t *out)
 
 #endif
 
-const IvifDsp EV_SIMD_NAME(ivif_dsp) = { row_sums, decimate_row, filter_row, stat_row };
+const IvifDsp EV_SIMD_NAME(ivif_dsp) = {
+    row_sums, decimate_row, filter_row,
+#if EV_SIMD_IS_C
+    ivif_stat_row_c,    /* the C build's statistic is the reference's own */
+#else
+    stat_row,
+#endif
+};
