@@ -11,7 +11,10 @@ static int detect(void)
 {
 #if EV_HAVE_X86_SIMD
     __builtin_cpu_init();
-    if (!__builtin_cpu_supports("avx2"))
+    /* The AVX2 builds also use BMI2 and POPCNT (src/meson.build), which
+     * every AVX2 processor has; asked all the same. */
+    if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("bmi2") ||
+        !__builtin_cpu_supports("popcnt"))
         return EV_ISA_C;
     if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl") &&

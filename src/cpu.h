@@ -1,11 +1,10 @@
 /*
- * The vector instruction sets this processor runs, detected once, and the
- * helpers that build one kernel source for several of them.
+ * The vector instruction sets this processor runs, detected once.
  *
  * Every room with SIMD kernels keeps a table of them per instruction set
  * (C first, then the architecture's sets: AVX2 and AVX-512 on x86-64, NEON
- * on AArch64) and picks with ev_cpu_isa(); the C entries are the reference
- * that tests/checkasm compares every other entry with, bit for bit. A test
+ * on AArch64), built as src/simd.h says, and picks with ev_cpu_isa();
+ * tests/checkasm compares every entry with a C reference, bit for bit. A test
  * lowers the ceiling with ev_cpu_set_isa_max() to run a whole extractor on
  * each set in turn. The names of another architecture's sets are not
  * defined, so a comparison such as isa >= EV_ISA_AVX2 cannot pick an x86
@@ -58,30 +57,5 @@ int ev_cpu_has_fma(void);
 
 /** The name of an instruction set ("c", "avx2", "avx512", "neon"). */
 const char *ev_isa_name(int isa);
-
-/*
- * EV_TARGET_AVX2_BEGIN ... EV_TARGET_END builds the functions between them
- * for AVX2 (EV_TARGET_AVX512_BEGIN: AVX-512), the way a template file of
- * kernels is included once per instruction set. The AVX-512 build takes the
- * five subsets ev_cpu_isa() requires (BW for 8- and 16-bit lanes) and, with
- * GCC, 512-bit vectors (its generic tuning prefers 256). None enables FMA,
- * and the build forbids contraction, so the operations per element are the
- * same at every width.
- */
-#if EV_HAVE_X86_SIMD
-#if defined(__clang__)
-#define EV_TARGET_AVX2_BEGIN \
-    _Pragma("clang attribute push(__attribute__((target(\"avx2\"))), apply_to = function)")
-#define EV_TARGET_AVX512_BEGIN \
-    _Pragma("clang attribute push(__attribute__((target(\"avx512f,avx512bw,avx512dq,avx512vl,avx512cd\"))), apply_to = function)")
-#define EV_TARGET_END _Pragma("clang attribute pop")
-#else
-#define EV_TARGET_AVX2_BEGIN _Pragma("GCC push_options") _Pragma("GCC target(\"avx2\")")
-#define EV_TARGET_AVX512_BEGIN \
-    _Pragma("GCC push_options") \
-    _Pragma("GCC target(\"avx512f,avx512bw,avx512dq,avx512vl,avx512cd,prefer-vector-width=512\")")
-#define EV_TARGET_END _Pragma("GCC pop_options")
-#endif
-#endif
 
 #endif

@@ -50,11 +50,16 @@ static int scan_right_c(const float *a, int from, int to, float pivot, int *buf)
 static unsigned check_scans(int isa_max)
 {
     unsigned bad = 0;
-#if EV_HAVE_X86_SIMD
-    static const struct { const char *isa; int level; CambiStopperScan left, right; } sets[] = {
-        { "avx2", EV_ISA_AVX2, cambi_stoppers_left_avx2, cambi_stoppers_right_avx2 },
-        { "avx512", EV_ISA_AVX512, cambi_stoppers_left_avx512, cambi_stoppers_right_avx512 },
-    };
+    /* Every set's build in the table, the C one included, against the
+     * scans above. */
+    static const CambiStopperScans *const table[EV_ISA_COUNT] = EV_SIMD_TABLE(cambi_stoppers);
+    struct { const char *isa; int level; CambiStopperScan left, right; } sets[EV_ISA_COUNT];
+    for (int isa = 0; isa < EV_ISA_COUNT; isa++) {
+        sets[isa].isa = ev_isa_name(isa);
+        sets[isa].level = isa;
+        sets[isa].left = table[isa]->left;
+        sets[isa].right = table[isa]->right;
+    }
     enum { N = 600 };
     float *a = ca_alloc(N * sizeof(*a));
     int want[N + CAMBI_STOPPER_SLACK], got[N + CAMBI_STOPPER_SLACK];
@@ -86,9 +91,6 @@ static unsigned check_scans(int isa_max)
         }
     }
     free(a);
-#else
-    (void)isa_max;
-#endif
     return bad;
 }
 

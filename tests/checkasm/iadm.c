@@ -398,7 +398,7 @@ static void check_frames(const char *isa, const IadmDsp *vd)
                         fprintf(stderr, "init failed\n");
                         exit(1);
                     }
-                    iadm_dsp_init_c(&cc.dsp);
+                    cc.dsp = iadm_dsp_c;
                     cv.dsp = *vd;
                     const int n = iadm_cpu_can_share(&cv) ? 3 : 1;
                     IadmAccum ac[3][IADM_NUM_SCALES], av[3][IADM_NUM_SCALES];
@@ -434,20 +434,14 @@ void checkasm_iadm(int isa_max)
                             .ref_display_height = 1080, .noise_weight = 0.03125 };
     iadm_params(&o, &prm);
 
-    IadmDsp c;
-    iadm_dsp_init_c(&c);
+    /* The C build is the reference; each other build of the table up to
+     * isa_max is compared with it. */
+    static const IadmDsp *const table[EV_ISA_COUNT] = EV_SIMD_TABLE(iadm_dsp);
+    const IadmDsp c = iadm_dsp_c;
     ca_declare("iadm dwt1_vert = dwt_vert", "c");
     for (int isa = EV_ISA_C + 1; isa <= isa_max; isa++) {
         const char *name = ev_isa_name(isa);
-        IadmDsp v;
-        iadm_dsp_init_c(&v);
-#if EV_HAVE_X86_SIMD
-        const int built = isa == EV_ISA_AVX2 ? iadm_dsp_init_avx2(&v) : iadm_dsp_init_avx512(&v);
-#else
-        const int built = iadm_dsp_init_neon(&v);
-#endif
-        if (!built)
-            continue;   /* not a GCC/clang build: no vector kernels to compare */
+        const IadmDsp v = *table[isa];
         for (size_t k = 0; k < sizeof(iadm_kernels) / sizeof(iadm_kernels[0]); k++) {
             char kernel[48];
             snprintf(kernel, sizeof(kernel), "iadm %s", iadm_kernels[k]);

@@ -23,21 +23,15 @@ static unsigned rnd_below(unsigned n)
 void checkasm_imotion(int isa_max)
 {
     enum { W_MAX = 1920 + 21, H_MAX = 24 };
-    ImotionSadFn fns[4] = { imotion_sad_c, imotion_sad_vec, NULL, NULL };
-    const char *names[4] = { "c", "vec", "avx2", "avx512" };
-    int n_fns = 2;
-#if IMOTION_HAVE_AVX2
-    if (isa_max >= EV_ISA_AVX2)
-        fns[n_fns++] = imotion_sad_avx2;
-    if (isa_max >= EV_ISA_AVX512)
-        fns[n_fns++] = imotion_sad_avx512;
-#elif IMOTION_HAVE_NEON
-    names[2] = "neon";
-    if (isa_max >= EV_ISA_NEON)
-        fns[n_fns++] = imotion_sad_neon;
-#else
-    (void)isa_max;
-#endif
+    /* The reference, then the table's build for each set up to isa_max. */
+    static const ImotionSadFn *const table[EV_ISA_COUNT] = EV_SIMD_TABLE(imotion_sad);
+    ImotionSadFn fns[EV_ISA_COUNT + 1] = { imotion_sad_ref };
+    const char *names[EV_ISA_COUNT + 1] = { "ref" };
+    int n_fns = 1;
+    for (int isa = EV_ISA_C; isa <= isa_max; isa++) {
+        fns[n_fns] = *table[isa];
+        names[n_fns++] = ev_isa_name(isa);
+    }
     for (int f = 1; f < n_fns; f++)
         ca_declare("imotion sad", names[f]);
     ImotionScratch scr;

@@ -1,7 +1,7 @@
 /*
  * checkasm room: the integer VIF kernels (src/feature/integer_vif/ivif_dsp.h):
- * every faster build (vectorisable C "vec", AVX2, AVX-512, NEON) against the
- * plain-C reference on random and edge inputs (extreme sample values, flat
+ * every build of the fast kernels' table (the C build's vectorisable C,
+ * AVX2, AVX-512, NEON) against the plain-C reference on random and edge inputs (extreme sample values, flat
  * and checkerboard rows, samples beyond the declared bit depth, every filter
  * and rounding configuration, widths from the smallest a filter takes to
  * 1920 + odd, statistic inputs at every branch threshold and overflow), and
@@ -25,8 +25,6 @@ static unsigned rnd_below(unsigned n)
 {
     return ca_rand_below(n);
 }
-
-/* The builds of the integer VIF kernels, by IvifDspLevel. */
 
 static const uint16_t vif_filters[IVIF_NUM_SCALES][IVIF_MAX_TAPS] = IVIF_FILTER_TABLE;
 
@@ -97,13 +95,15 @@ static int accum_eq(const IvifAccum *a, const IvifAccum *b)
            a->num_non_log == b->num_non_log && a->den_non_log == b->den_non_log;
 }
 
-static void test_vif_rows(const uint16_t *table, int levels)
+/* The kernels compared: the reference, then the table's build for each set. */
+enum { VIF_BUILDS_MAX = EV_ISA_COUNT + 1 };
+
+static void test_vif_rows(const uint16_t *table, int levels, const IvifDsp *const *dsp,
+                          const char *const *name)
 {
     enum { W_MAX = 1920 + 37 };
-    IvifDsp dsp[4];
-    IvifScratch scr[4];
+    IvifScratch scr[VIF_BUILDS_MAX];
     for (int l = 0; l < levels; l++) {
-        ivif_dsp_init_level(&dsp[l], l);
         if (ivif_scratch_alloc(&scr[l], W_MAX))
             exit(2);
     }
@@ -113,9 +113,9 @@ static void test_vif_rows(const uint16_t *table, int levels)
         rows.ref[k] = ca_alloc(rows.bytes);
         rows.dis[k] = ca_alloc(rows.bytes);
     }
-    uint16_t *dec[4];
-    IvifRow out[4];
-    for (int l = 0; l < 4; l++) {
+    uint16_t *dec[VIF_BUILDS_MAX];
+    IvifRow out[VIF_BUILDS_MAX];
+    for (int l = 0; l < levels; l++) {
         dec[l] = ca_alloc(W_MAX);
         uint32_t *b = calloc(5 * W_MAX, sizeof(uint32_t));
         out[l] = (IvifRow){ b, b + W_MAX, b + 2 * W_MAX, b + 3 * W_MAX, b + 4 * W_MAX };
@@ -149,20 +149,20 @@ static void test_vif_rows(const uint16_t *table, int levels)
                     for (int e = 0; e < gl.n; e++) {
                         const IvifGainLimits one = { .v = { gl.v[e] }, .n = 1 };
                         single[e] = (IvifAccum){ 0, 0, 0, 0 };
-                        dsp[0].row_sums(&t, &scr[0], &one, table, &single[e]);
+                        dsp[0]->row_sums(&t, &scr[0], &one, table, &single[e]);
                     }
-                    IvifAccum multi[4][IVIF_MAX_GAIN_LIMITS];
+                    IvifAccum multi[VIF_BUILDS_MAX][IVIF_MAX_GAIN_LIMITS];
                     for (int l = 0; l < levels; l++) {
                         for (int e = 0; e < gl.n; e++)
                             multi[l][e] = (IvifAccum){ 0, 0, 0, 0 };
-                        dsp[l].row_sums(&t, &scr[l], &gl, table, multi[l]);
+                        dsp[l]->row_sums(&t, &scr[l], &gl, table, multi[l]);
                     }
-                    IvifAccum acc[4];
+                    IvifAccum acc[VIF_BUILDS_MAX];
                     for (int l = 0; l < levels; l++)
                         acc[l] = multi[l][0];
                     for (int l = 0; l < levels; l++) {
                         for (int e = 0; e < gl.n; e++)
-                            ca_check("ivif row_sums", ivif_dsp_level_name(l),
+                            ca_check("ivif row_sums", name[l],
                                      accum_eq(&single[e], &multi[l][e]),
                                      "%d gain limits, limit %d (%g) differs from its own pass: "
                                      "scale %d bpc %u w %d %s", gl.n, e, gl.v[e], sc, bpc, w,
@@ -171,10 +171,10 @@ static void test_vif_rows(const uint16_t *table, int levels)
                     const double egl = gl.v[0];
                     /* Every pixel's five filtered values. */
                     for (int l = 0; l < levels; l++)
-                        dsp[l].filter_row(&t, &scr[l], &out[l]);
+                        dsp[l]->filter_row(&t, &scr[l], &out[l]);
                     for (int l = 1; l < levels; l++) {
                         const size_t bytes = (size_t)w * sizeof(uint32_t);
-                        ca_check("ivif filter_row", ivif_dsp_level_name(l),
+                        ca_check("ivif filter_row", name[l],
                                  !memcmp(out[0].mu1, out[l].mu1, bytes) &&
                                      !memcmp(out[0].mu2, out[l].mu2, bytes) &&
                                      !memcmp(out[0].xx, out[l].xx, bytes) &&
@@ -183,7 +183,7 @@ static void test_vif_rows(const uint16_t *table, int levels)
                                  "scale %d bpc %u w %d %s", sc, bpc, w, ca_kind_name[kind]);
                     }
                     for (int l = 1; l < levels; l++)
-                        ca_check("ivif row_sums", ivif_dsp_level_name(l), accum_eq(&acc[0], &acc[l]),
+                        ca_check("ivif row_sums", name[l], accum_eq(&acc[0], &acc[l]),
                                  "scale %d bpc %u w %d %s egl %g: %" PRId64 " %" PRId64 " %"
                                  PRId64 " %" PRId64 " vs %" PRId64 " %" PRId64 " %" PRId64 " %"
                                  PRId64, sc, bpc, w, ca_kind_name[kind], egl, acc[0].num_log,
@@ -198,9 +198,9 @@ static void test_vif_rows(const uint16_t *table, int levels)
                         for (int k = 0; k < d.fw; k++)
                             d.ref[k] = t.ref[k];
                         for (int l = 0; l < levels; l++)
-                            dsp[l].decimate_row(&d, &scr[l], dec[l]);
+                            dsp[l]->decimate_row(&d, &scr[l], dec[l]);
                         for (int l = 1; l < levels; l++)
-                            ca_check("ivif decimate_row", ivif_dsp_level_name(l),
+                            ca_check("ivif decimate_row", name[l],
                                      !memcmp(dec[0], dec[l], (size_t)(w / 2) * 2),
                                      "from scale %d bpc %u w %d %s", sc, bpc, w,
                                      ca_kind_name[kind]);
@@ -213,7 +213,7 @@ static void test_vif_rows(const uint16_t *table, int levels)
         free(rows.ref[k]);
         free(rows.dis[k]);
     }
-    for (int l = 0; l < 4; l++) {
+    for (int l = 0; l < levels; l++) {
         free(dec[l]);
         free(out[l].mu1);
     }
@@ -227,30 +227,21 @@ static void test_vif_rows(const uint16_t *table, int levels)
  * extremes whose double steps overflow the int32 conversion), and raw
  * random 32-bit values.
  */
-static void test_vif_stat(const uint16_t *table, int isa_max)
+static void test_vif_stat(const uint16_t *table, int levels, const IvifDsp *const *dsp,
+                          const char *const *name)
 {
+    /* The vector builds: the C build's statistic is the reference itself. */
     typedef void (*StatRowFn)(const IvifRow *, int, const IvifGainLimits *, const uint16_t *,
                               IvifAccum *);
-    StatRowFn fns[2];
-    const char *names[2];
+    StatRowFn fns[VIF_BUILDS_MAX];
+    const char *names[VIF_BUILDS_MAX];
     int n_fns = 0;
-#if IVIF_HAVE_AVX2
-    if (isa_max >= EV_ISA_AVX2) {
-        fns[n_fns] = ivif_stat_row_avx2;
-        names[n_fns++] = "avx2";
+    for (int l = 1; l < levels; l++) {
+        if (dsp[l]->stat_row == ivif_stat_row_c)
+            continue;
+        fns[n_fns] = dsp[l]->stat_row;
+        names[n_fns++] = name[l];
     }
-    if (isa_max >= EV_ISA_AVX512) {
-        fns[n_fns] = ivif_stat_row_avx512;
-        names[n_fns++] = "avx512";
-    }
-#elif IVIF_HAVE_NEON
-    if (isa_max >= EV_ISA_NEON) {
-        fns[n_fns] = ivif_stat_row_neon;
-        names[n_fns++] = "neon";
-    }
-#else
-    (void)isa_max;
-#endif
     if (!n_fns)
         return;
     for (int f = 0; f < n_fns; f++)
@@ -313,18 +304,23 @@ static void test_vif_stat(const uint16_t *table, int isa_max)
 
 void checkasm_ivif(int isa_max)
 {
-    /* The levels above C that this processor runs: vec always, then AVX2
-     * and AVX-512 (or NEON) as isa_max allows (the library picks with the same cap). */
-    IvifDsp probe;
-    const int levels = ivif_dsp_init_level(&probe, IVIF_DSP_COUNT - 1) + 1;
-    /* The library picks with the runner's cap (cpu.h); so does this. */
+    /* The reference, then the table's build for each set up to isa_max
+     * (the library picks with the same cap, cpu.h). */
+    static const IvifDsp *const kern[EV_ISA_COUNT] = EV_SIMD_TABLE(ivif_dsp);
+    const IvifDsp *dsp[VIF_BUILDS_MAX] = { &ivif_dsp_ref };
+    const char *name[VIF_BUILDS_MAX] = { "ref" };
+    int levels = 1;
+    for (int isa = EV_ISA_C; isa <= isa_max; isa++) {
+        dsp[levels] = kern[isa];
+        name[levels++] = ev_isa_name(isa);
+    }
     for (int l = 1; l < levels; l++) {
-        ca_declare("ivif row_sums", ivif_dsp_level_name(l));
-        ca_declare("ivif filter_row", ivif_dsp_level_name(l));
-        ca_declare("ivif decimate_row", ivif_dsp_level_name(l));
+        ca_declare("ivif row_sums", name[l]);
+        ca_declare("ivif filter_row", name[l]);
+        ca_declare("ivif decimate_row", name[l]);
     }
     uint16_t *table = log2_table();
-    test_vif_stat(table, isa_max);
-    test_vif_rows(table, levels);
+    test_vif_stat(table, levels, dsp, name);
+    test_vif_rows(table, levels, dsp, name);
     free(table);
 }

@@ -216,26 +216,6 @@ typedef struct StopperScan {
     CambiStopperScan scan;
 } StopperScan;
 
-static int stoppers_left_c(const float *a, int from, int to, float pivot, int *buf)
-{
-    int n = 0;
-    for (int x = from; x <= to; x++) {
-        buf[n] = x;
-        n += a[x] <= pivot;
-    }
-    return n;
-}
-
-static int stoppers_right_c(const float *a, int from, int to, float pivot, int *buf)
-{
-    int n = 0;
-    for (int x = from; x >= to; x--) {
-        buf[n] = x;
-        n += a[x] >= pivot;
-    }
-    return n;
-}
-
 /* Refill with the left stoppers of the next block; 0 when none is left. */
 static int refill_left(StopperScan *s, const float *a, float pivot)
 {
@@ -320,18 +300,10 @@ void cambi_select_top(float *a, int n, int k)
 {
     if (n == k) return;
     StopperScan ls, rs;
-    ls.scan = stoppers_left_c;
-    rs.scan = stoppers_right_c;
-#if EV_HAVE_X86_SIMD
-    const int isa = ev_cpu_isa();
-    if (isa >= EV_ISA_AVX512) {
-        ls.scan = cambi_stoppers_left_avx512;
-        rs.scan = cambi_stoppers_right_avx512;
-    } else if (isa >= EV_ISA_AVX2) {
-        ls.scan = cambi_stoppers_left_avx2;
-        rs.scan = cambi_stoppers_right_avx2;
-    }
-#endif
+    static const CambiStopperScans *const scans[EV_ISA_COUNT] = EV_SIMD_TABLE(cambi_stoppers);
+    const CambiStopperScans *sc = scans[ev_cpu_isa()];
+    ls.scan = sc->left;
+    rs.scan = sc->right;
     int lo = 0, hi = n - 1;
     while (lo < hi) {
         const float pivot = a[k];

@@ -7,7 +7,7 @@
 #ifndef EXACTVMAF_CAMBI_SELECT_H
 #define EXACTVMAF_CAMBI_SELECT_H
 
-#include "cpu.h"
+#include "simd.h"
 
 /* Entries a scan may write past its last stopper: buf holds
  * to - from + 1 + CAMBI_STOPPER_SLACK entries. */
@@ -22,11 +22,10 @@
  */
 typedef int (*CambiStopperScan)(const float *a, int from, int to, float pivot, int *buf);
 
-#if EV_HAVE_X86_SIMD
-int cambi_stoppers_left_avx2(const float *a, int from, int to, float pivot, int *buf);
-int cambi_stoppers_right_avx2(const float *a, int from, int to, float pivot, int *buf);
-int cambi_stoppers_left_avx512(const float *a, int from, int to, float pivot, int *buf);
-int cambi_stoppers_right_avx512(const float *a, int from, int to, float pivot, int *buf);
-#endif
+/** Both directions' scans, each instruction set's build (cambi_select_simd_tmpl.c). */
+typedef struct CambiStopperScans {
+    CambiStopperScan left, right;
+} CambiStopperScans;
+EV_SIMD_DECLARE(CambiStopperScans, cambi_stoppers);
 
 #endif

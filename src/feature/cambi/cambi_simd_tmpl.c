@@ -1,9 +1,303 @@
 /*
- * CAMBI's loops (cambi_cpu.c), built once per instruction set: cambi_cpu.c
- * includes this file with KFN(name) naming each build, after the helpers
- * and types they use, which are inlined into each build.
+ * CAMBI's loops (cambi_cpu.c), built once per instruction set
+ * (src/simd.h): plain C that the compiler vectorises; integer work and
+ * unfused fp32 products, so every build gives the same bits.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cambi_arith.h"
+#include "cambi_kern.h"
+
+static inline void convert_row(const VmafPicture *pic, unsigned src_row, const unsigned *x,
+                               unsigned w, uint16_t *restrict out)
+{
+    if (pic->bpc == 8) {
+        const uint8_t *in = (const uint8_t *)pic->data[0] + src_row * pic->stride[0];
+        if (x) {
+            for (unsigned j = 0; j < w; j++) out[j] = cambi_from_8bit(in[x[j]]);
+        } else {
+            for (unsigned j = 0; j < w; j++) out[j] = cambi_from_8bit(in[j]);
+        }
+        return;
+    }
+    const uint16_t *in = (const uint16_t *)((const uint8_t *)pic->data[0] +
+                                            src_row * pic->stride[0]);
+    if (pic->bpc == 9) {
+        if (x) {
+            for (unsigned j = 0; j < w; j++) out[j] = cambi_from_9bit(in[x[j]]);
+        } else {
+            for (unsigned j = 0; j < w; j++) out[j] = cambi_from_9bit(in[j]);
+        }
+        return;
+    }
+    const int shift = (int)pic->bpc - 10;
+    if (x) {
+        for (unsigned j = 0; j < w; j++) out[j] = cambi_from_hbd(in[x[j]], shift);
+    } else {
+        for (unsigned j = 0; j < w; j++) out[j] = cambi_from_hbd(in[j], shift);
+    }
+}
+
+/* The anti-dithering filter, in place, top to bottom and left to right:
+ * each output reads only samples to its right and below, which are still
+ * the originals. A row is filtered once the row below it is loaded. */
+static inline void antidither_row(uint16_t *restrict r, const uint16_t *restrict below,
+                                  unsigned w)
+{
+    /* cambi_avg4() in 16 bits: 10-bit samples (at most 1024) sum below 2^16. */
+    for (unsigned j = 0; j + 1 < w; j++)
+        r[j] = (uint16_t)((uint16_t)(r[j] + r[j + 1] + below[j] + below[j + 1]) >> 2);
+    r[w - 1] = cambi_avg2(r[w - 1], below[w - 1]);
+}
+
+static inline void antidither_last_row(uint16_t *r, unsigned w)
+{
+    for (unsigned j = 0; j + 1 < w; j++)
+        r[j] = cambi_avg2(r[j], r[j + 1]);
+}
+
+/* ---- Spatial mask ---- */
+
+/* 1 where a pixel equals its right and lower neighbours (a missing
+ * neighbour counts as equal). */
+static inline void derivative_row(const uint16_t *restrict row, const uint16_t *restrict below,
+                                  unsigned w, uint8_t *restrict d)
+{
+    if (below) {
+        for (unsigned j = 0; j + 1 < w; j++)
+            d[j] = (uint8_t)((row[j] == row[j + 1]) & (row[j] == below[j]));
+        d[w - 1] = (uint8_t)(row[w - 1] == below[w - 1]);
+    } else {
+        for (unsigned j = 0; j + 1 < w; j++)
+            d[j] = (uint8_t)(row[j] == row[j + 1]);
+        d[w - 1] = 1;
+    }
+}
+
+
+
+
+/* ---- c-values ---- */
+
+/*
+ * Window counts: for each luma value v of the band, one row of counts,
+ * counts[v][j] = masked pixels of value v in the window around column j of
+ * the current image row. A pixel entering or leaving the window changes the
+ * counts of every column within `pad` of its own.
+ *
+ * Each scale is first reduced to its "band image": the count row of each
+ * pixel (value - band_lo), with ACTIVE set where some luma difference is
+ * considered at its value (only those pixels have c-values to compute), or
+ * NO_ROW for pixels that are never counted (unmasked, or outside the band).
+ * The image is then processed in vertical strips of columns, each with its
+ * own counts, so that the counts being updated stay in the core's cache: a
+ * strip [x0, x1) takes in the pixels of columns [x0 - pad, x1 + pad).
+ * Counts are exact integers: neither the runs nor the strips below change
+ * anything in the results.
  */
 
+
+/*
+ * Pixels of one value at columns [a, b] entering (delta 1) or leaving
+ * (delta 0xffff) the window: column x of the counts changes by the number
+ * of them within `pad` of it. One pass over [a - pad, b + pad] instead of
+ * one per pixel.
+ */
+static inline void count_run(uint16_t *restrict row, const Strip *st, int pad, int a, int b,
+                             uint16_t delta)
+{
+    const int lo = a - pad > st->x0 ? a - pad : st->x0;
+    const int hi = b + pad + 1 < st->x1 ? b + pad + 1 : st->x1;
+    /* Pixels of the run within `pad` of x: min(x - (a - pad) + 1,
+     * (b + pad) - x + 1, run length, window side), all below 2^16. */
+    const int len = b - a + 1, side = 2 * pad + 1;
+    const uint16_t cap = (uint16_t)(len < side ? len : side);
+    uint16_t up = (uint16_t)(lo - (a - pad) + 1), down = (uint16_t)(b + pad - lo + 1);
+    uint16_t *restrict r = row + (lo - st->x0);
+    for (int x = 0; x < hi - lo; x++) {
+        uint16_t n = up < down ? up : down;
+        n = n < cap ? n : cap;
+        r[x] = (uint16_t)(r[x] + n * delta);
+        up++;
+        down--;
+    }
+}
+
+/* Index of the first nonzero byte of `word`, the 8 bytes at p. */
+static inline int first_set_byte(uint64_t word, const uint8_t *p)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    (void)p;
+    return __builtin_ctzll(word) >> 3;
+#else
+    (void)word;
+    int i = 0;
+    while (!p[i])
+        i++;
+    return i;
+#endif
+}
+
+/*
+ * Count the runs of equal value of e[0..n) (columns x0 + k), NO_ROW
+ * entries excepted. The run boundaries are flagged branch-free, a byte per
+ * column, then looked for eight flags at a time.
+ */
+static inline void count_runs(uint16_t *hist, size_t hw, const Strip *st, int pad,
+                              const uint16_t *restrict e, uint8_t *restrict flag, int n,
+                              int x0, uint16_t delta)
+{
+    flag[0] = 1;
+    for (int k = 1; k < n; k++)
+        flag[k] = e[k] != e[k - 1];
+    memset(flag + n, 1, 8);     /* a boundary past the end stops the search */
+    int start = 0;
+    int k = 1;
+    for (;;) {
+        uint64_t word;
+        memcpy(&word, flag + k, 8);
+        if (!word) {
+            k += 8;
+            continue;
+        }
+        k += first_set_byte(word, flag + k);
+        /* Run [start, k) ends here. */
+        if (e[start] != NO_ROW)
+            count_run(hist + ROW_OF(e[start]) * hw, st, pad, x0 + start, x0 + k - 1, delta);
+        if (k >= n) break;
+        start = k++;
+    }
+}
+
+
+/*
+ * Add n freshly computed c-values to a scale's pooling statistics
+ * (cambi_pool_exact()). c-values are never -0 or NaN: a nonzero bit
+ * pattern is a positive value.
+ */
+static inline void pool_stats_add(CambiPoolStats *restrict st, const float *restrict c, int n)
+{
+    if (!st) return;
+    uint64_t units = 0, bits = 0;
+    int nonzero = 0, small = 0;
+    for (int k = 0; k < n; k++) {
+        uint32_t v;
+        memcpy(&v, c + k, sizeof(v));
+        const uint64_t u = v >= 0x3f000000u ? cambi_pool_units(v) : 0;
+        units += u;
+        bits |= u;
+        nonzero += v != 0;
+        small |= v != 0 && v < 0x3f000000u;
+    }
+    st->units += units;
+    st->bits |= bits;
+    st->nonzero += nonzero;
+    st->small |= small;
+}
+
+/* Index of the first lane with bit 15 set of `word` (nonzero), the 4
+ * entries at p. */
+static inline int first_active_lane(uint64_t word, const uint16_t *p)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    (void)p;
+    return __builtin_ctzll(word) >> 4;
+#else
+    (void)word;
+    int i = 0;
+    while (!(p[i] & ACTIVE))
+        i++;
+    return i;
+#endif
+}
+
+/* The first column >= j of the band row b[0..n) that is ACTIVE, else n. */
+static inline int next_active(const uint16_t *b, int j, int n)
+{
+    const uint64_t flags = 0x8000800080008000ull;
+    for (; j + 16 <= n; j += 16) {
+        uint64_t q[4];
+        memcpy(q, b + j, sizeof(q));
+        if ((q[0] | q[1] | q[2] | q[3]) & flags) break;
+    }
+    for (; j + 4 <= n; j += 4) {
+        uint64_t q;
+        memcpy(&q, b + j, sizeof(q));
+        if (q & flags) return j + first_active_lane(q & flags, b + j);
+    }
+    while (j < n && !(b[j] & ACTIVE))
+        j++;
+    return j;
+}
+
+/* Index of the first nonzero 16-bit lane of `word` (nonzero), the 4
+ * entries at p, whose lanes differ from v where the word's do. */
+static inline int first_differing_lane(uint64_t word, const uint16_t *p, unsigned v)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    (void)p;
+    (void)v;
+    return __builtin_ctzll(word) >> 4;
+#else
+    (void)word;
+    int i = 0;
+    while (p[i] == v)
+        i++;
+    return i;
+#endif
+}
+
+/* The end of the run of entries equal to b[j] that starts at j, at most
+ * `most` long, within b[0..n). */
+static inline int run_end(const uint16_t *b, int j, int n, int most)
+{
+    const unsigned v = b[j];
+    const uint64_t v4 = v * 0x0001000100010001ull;
+    const int end = n - j < most ? n : j + most;
+    int e = j + 1;
+    for (; e + 4 <= end; e += 4) {
+        uint64_t q;
+        memcpy(&q, b + e, sizeof(q));
+        q ^= v4;
+        if (q) return e + first_differing_lane(q, b + e, v);
+    }
+    while (e < end && b[e] == v)
+        e++;
+    return e;
+}
+
+/* Band row i, its first `cols` columns, from the luma and the mask. */
+static inline void band_row(CambiCpu *cpu, const CambiParams *p, unsigned i, unsigned cols)
+{
+    /* 16-bit compares: every value here is at most 1025. */
+    const uint16_t lo = (uint16_t)p->band_lo, size = (uint16_t)(p->band_hi - p->band_lo + 1);
+    const uint16_t *restrict img = cpu->img + i * cpu->stride;
+    const uint8_t *restrict mask = cpu->mask + i * cpu->stride;
+    uint16_t *restrict b = cpu->band + i * cpu->stride;
+    const uint16_t alo = cpu->active_lo[0], aspan = cpu->active_span[0];
+    for (unsigned j = 0; j < cols; j++) {
+        const uint16_t rel = (uint16_t)(img[j] - lo);   /* wraps below the band */
+        const uint16_t act = (uint16_t)(img[j] - alo) <= aspan ? ACTIVE : 0;
+        b[j] = (uint16_t)(mask[j] && rel < size ? rel | act : NO_ROW);
+    }
+    for (int k = 1; k < cpu->n_active; k++) {
+        const uint16_t klo = cpu->active_lo[k], kspan = cpu->active_span[k];
+        for (unsigned j = 0; j < cols; j++) {
+            const uint16_t act = (uint16_t)(img[j] - klo) <= kspan ? ACTIVE : 0;
+            b[j] = (uint16_t)(b[j] != NO_ROW ? b[j] | act : NO_ROW);
+        }
+    }
+}
+
+/* Columns of a run handled at once: a luma difference whose neighbour
+ * counts are all 0 over a chunk adds nothing there (its terms are +0). */
+#define C_CHUNK 64
+/* Runs shorter than this are done pixel by pixel. */
+#ifndef C_SHORT_RUN
+#define C_SHORT_RUN 16
+#endif
 /*
  * One step of the spatial mask's 7x7 window, down the rows: zero-derivative
  * row t (if t < h) enters the column sums, row t - 7 (if any) leaves them,
@@ -11,7 +305,7 @@
  * its even columns and only if the row is even, at half its index. A
  * column sum is at most 7 and a window's sum at most 49: bytes.
  */
-static inline void KFN(mask_step)(CambiCpu *cpu, int t, unsigned w, unsigned h, unsigned thr,
+static inline void mask_step(CambiCpu *cpu, int t, unsigned w, unsigned h, unsigned thr,
                                   bool decimate)
 {
     const int rad = CAMBI_MASK_FILTER_SIZE / 2;
@@ -44,7 +338,7 @@ static inline void KFN(mask_step)(CambiCpu *cpu, int t, unsigned w, unsigned h, 
 }
 
 /* Full-size luma row r: in img, or decimating in the ring of three. */
-static inline uint16_t *KFN(luma_row)(CambiCpu *cpu, int r, bool decimate)
+static inline uint16_t *luma_row(CambiCpu *cpu, int r, bool decimate)
 {
     return decimate ? cpu->ring + (size_t)(r % 3) * cpu->stride
                     : cpu->img + (size_t)r * cpu->stride;
@@ -59,7 +353,7 @@ static inline uint16_t *KFN(luma_row)(CambiCpu *cpu, int r, bool decimate)
  * go through a ring of three, the mask rows through a scratch row.
  * Without, the luma and the mask are written whole at w x h.
  */
-static void KFN(load_mask)(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
+static void load_mask(CambiCpu *cpu, const VmafPicture *pic, const CambiResample *rs,
                            bool antidither_on, bool decimate)
 {
     const bool same = rs->in_w == rs->out_w && rs->in_h == rs->out_h;
@@ -69,17 +363,17 @@ static void KFN(load_mask)(CambiCpu *cpu, const VmafPicture *pic, const CambiRes
     memset(cpu->colsum, 0, w + 2 * rad);
     int next = 0;   /* the next row whose zero derivatives are to be taken */
     for (int t = 0; t < (int)h; t++) {
-        uint16_t *row = KFN(luma_row)(cpu, t, decimate);
+        uint16_t *row = luma_row(cpu, t, decimate);
         convert_row(pic, same ? (unsigned)t : rs->y[t], same ? NULL : rs->x, w, row);
         if (antidither_on && t > 0)
-            antidither_row(KFN(luma_row)(cpu, t - 1, decimate), row, w);
+            antidither_row(luma_row(cpu, t - 1, decimate), row, w);
         if (antidither_on && t == (int)h - 1)
             antidither_last_row(row, w);
         /* Rows before `final` are final: all of them once the last is in. */
         const int final = t == (int)h - 1 ? (int)h : t;
         for (; next < final && (next + 1 < final || final == (int)h); next++) {
-            const uint16_t *r = KFN(luma_row)(cpu, next, decimate);
-            const uint16_t *below = next + 1 < (int)h ? KFN(luma_row)(cpu, next + 1, decimate)
+            const uint16_t *r = luma_row(cpu, next, decimate);
+            const uint16_t *below = next + 1 < (int)h ? luma_row(cpu, next + 1, decimate)
                                                       : NULL;
             derivative_row(r, below, w, cpu->deriv + (size_t)(next & 7) * cpu->stride);
             if (decimate && !(next & 1)) {
@@ -87,14 +381,14 @@ static void KFN(load_mask)(CambiCpu *cpu, const VmafPicture *pic, const CambiRes
                 for (size_t j = 0; j < w2; j++)
                     di[j] = r[2 * j];
             }
-            KFN(mask_step)(cpu, next, w, h, thr, decimate);
+            mask_step(cpu, next, w, h, thr, decimate);
         }
     }
     for (int t = (int)h; t < (int)h + rad; t++)
-        KFN(mask_step)(cpu, t, w, h, thr, decimate);
+        mask_step(cpu, t, w, h, thr, decimate);
 }
 
-static void KFN(decimate)(CambiCpu *cpu, unsigned w, unsigned h)
+static void decimate(CambiCpu *cpu, unsigned w, unsigned h)
 {
     /* In place. Row 0 reads its own columns 2j >= j, ahead of the writes;
      * every other row i reads row 2i, a different row. */
@@ -118,7 +412,7 @@ static void KFN(decimate)(CambiCpu *cpu, unsigned w, unsigned h)
  * With `band`, the band image of each row once it is final (its first
  * `w` columns: see cambi_cpu_c_values()).
  */
-static void KFN(mode_filter)(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigned h,
+static void mode_filter(CambiCpu *cpu, const CambiParams *p, unsigned w, unsigned h,
                              bool band)
 {
     /* Horizontal modes of the last three rows; row i - 1 is rewritten once
@@ -147,7 +441,7 @@ static void KFN(mode_filter)(CambiCpu *cpu, const CambiParams *p, unsigned w, un
         band_row(cpu, p, h - 1, w);
 }
 
-static void KFN(band_image)(CambiCpu *cpu, const CambiParams *p, unsigned cols, unsigned h)
+static void band_image(CambiCpu *cpu, const CambiParams *p, unsigned cols, unsigned h)
 {
     for (unsigned i = 0; i < h; i++)
         band_row(cpu, p, i, cols);
@@ -159,7 +453,7 @@ static void KFN(band_image)(CambiCpu *cpu, const CambiParams *p, unsigned cols, 
  * the same value changes nothing; the other pixels are counted in runs of
  * equal value.
  */
-static void KFN(slide_rows)(CambiCpu *cpu, const Strip *st, int pad, const uint16_t *bo,
+static void slide_rows(CambiCpu *cpu, const Strip *st, int pad, const uint16_t *bo,
                             const uint16_t *bi)
 {
     const size_t hw = (size_t)(st->x1 - st->x0);
@@ -191,7 +485,7 @@ static void KFN(slide_rows)(CambiCpu *cpu, const Strip *st, int pad, const uint1
  * read the same count rows at consecutive columns: each luma difference is
  * then one pass over (a chunk of) the run that GCC vectorises.
  */
-static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint16_t *hist,
+static void c_value_row(float *restrict c, const CambiParams *p, const uint16_t *hist,
                              int hw, const uint16_t *b, int n, CambiPoolStats *st)
 {
     const int nd = p->num_diffs;
@@ -289,3 +583,6 @@ static void KFN(c_value_row)(float *restrict c, const CambiParams *p, const uint
         j = e;
     }
 }
+
+const CambiKern EV_SIMD_NAME(cambi_kern) = { load_mask, decimate, mode_filter, band_image,
+                                              slide_rows, c_value_row };

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "libvmaf/picture.h"
+#include "simd.h"
 
 /**
  * dst[i*dst_stride_floats + j] = sample / S + offset, S = 1, 4, 16, 256 for
@@ -13,6 +14,11 @@
  */
 void vmaf_picture_to_float(const VmafPicture *pic, unsigned plane, float offset,
                            float *dst, size_t dst_stride_floats);
+
+/** The conversion above, as each instruction set's build has it (src/simd.h). */
+typedef void (*VmafToFloatFn)(const VmafPicture *pic, unsigned plane, float offset, float *dst,
+                              size_t dst_stride_floats);
+EV_SIMD_DECLARE(VmafToFloatFn, vmaf_to_float);
 
 /** 1 for 8, 10, 12, 16. */
 int vmaf_float_bpc_supported(unsigned bpc);

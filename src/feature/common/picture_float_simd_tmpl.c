@@ -1,11 +1,13 @@
 /*
- * The conversion of picture_float.c, built once per instruction set:
- * picture_float.c includes this file with KFN(name) naming each build. One
- * conversion and one addition per sample, each rounded; only the vector
- * width differs between builds.
+ * The conversion of picture_float.c, built once per instruction set
+ * (src/simd.h). One conversion and one addition per sample, each rounded;
+ * only the vector width differs between builds.
  */
+#include <stddef.h>
+#include <stdint.h>
 
-static void KFN(to_float)(const VmafPicture *pic, unsigned plane, float offset, float *dst,
+#include "picture_float.h"
+static void to_float(const VmafPicture *pic, unsigned plane, float offset, float *dst,
                           size_t dst_stride_floats)
 {
     const unsigned w = pic->w[plane], h = pic->h[plane];
@@ -29,3 +31,5 @@ static void KFN(to_float)(const VmafPicture *pic, unsigned plane, float offset, 
             d[j] = (float)src[j] / scale + offset;
     }
 }
+
+const VmafToFloatFn EV_SIMD_NAME(vmaf_to_float) = to_float;

@@ -29,17 +29,6 @@ static size_t align_floats(size_t n)
     return (n + ADM_ALIGN_FLOATS - 1) / ADM_ALIGN_FLOATS * ADM_ALIGN_FLOATS;
 }
 
-/*
- * Source index of a DWT tap (dwt2_src_indices_filt_s): -1 reflects to 1
- * (whole-sample), and n >= size reflects half-sample, to 2 * size - n - 1.
- */
-static int dwt_mirror(int n, int size)
-{
-    if (n < 0)
-        return -n;
-    return n >= size ? 2 * size - n - 1 : n;
-}
-
 int adm_cpu_init(AdmCpu *c, int w, int h)
 {
     memset(c, 0, sizeof(*c));
@@ -93,24 +82,11 @@ void adm_cpu_close(AdmCpu *c)
     memset(c, 0, sizeof(*c));
 }
 
-/* The loops, built for each instruction set (adm_cpu_simd_tmpl.c). */
-#define EV_SIMD_TEMPLATE "feature/float_adm/adm_cpu_simd_tmpl.c"
-#define EV_SIMD_AVX512
-#include "cpu_builds.h"
-
-typedef void (*AdmScalesFn)(AdmCpu *c, const AdmCpuParams *p, AdmScaleAccum acc[ADM_NUM_SCALES]);
-
 void adm_cpu_scales(AdmCpu *c, const AdmCpuParams *p, AdmScaleAccum acc[ADM_NUM_SCALES])
 {
-    static const AdmScalesFn fn[EV_ISA_COUNT] = {
-        adm_cpu_scales_c,
-#if EV_HAVE_X86_SIMD
-        adm_cpu_scales_avx2,
-        adm_cpu_scales_avx512,
-#endif
-    };
+    static const AdmScalesFn *const fn[EV_ISA_COUNT] = EV_SIMD_TABLE(adm_cpu_scales);
     /* The Netflix-reciprocal mode's RCPSS stays in the baseline build: its
      * estimate is the one Netflix's SSE build gets on this processor. */
     const int isa = p->rcp_division ? EV_ISA_C : ev_cpu_isa();
-    (isa > EV_ISA_C && isa < EV_ISA_COUNT && EV_HAVE_X86_SIMD ? fn[isa] : fn[0])(c, p, acc);
+    (*fn[isa])(c, p, acc);
 }

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "adm_pool.h"
+#include "simd.h"
 
 /** Per-frame settings of the CPU loops. */
 typedef struct AdmCpuParams {
@@ -40,5 +41,9 @@ void adm_cpu_close(AdmCpu *c);
 
 /** Run the four scales on c->ref / c->dis and fill the accumulators. */
 void adm_cpu_scales(AdmCpu *c, const AdmCpuParams *p, AdmScaleAccum acc[ADM_NUM_SCALES]);
+
+/** adm_cpu_scales as each instruction set's build has it (adm_cpu_simd_tmpl.c, src/simd.h). */
+typedef void (*AdmScalesFn)(AdmCpu *c, const AdmCpuParams *p, AdmScaleAccum acc[ADM_NUM_SCALES]);
+EV_SIMD_DECLARE(AdmScalesFn, adm_cpu_scales);
 
 #endif

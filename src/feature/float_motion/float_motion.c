@@ -226,69 +226,11 @@ static void free_state(MotionState *s)
     s->row = s->row_sums = NULL;
 }
 
-/* One tap over a row: acc[j] = +0 + t*x[j] for the first tap, then
- * acc[j] = acc[j] + t*x[j] (motion_tap) for each following one. */
-static inline void tap_row_first(float *restrict acc, const float *restrict x,
-                                 float t, unsigned w)
+/** The loops for the processor's instruction set (src/simd.h). */
+static const MotionKern *motion_kern(void)
 {
-    for (unsigned j = 0; j < w; j++)
-        acc[j] = motion_tap(0.0f, t, x[j]);
-}
-
-static inline void tap_row(float *restrict acc, const float *restrict x,
-                           float t, unsigned w)
-{
-    for (unsigned j = 0; j < w; j++)
-        acc[j] = motion_tap(acc[j], t, x[j]);
-}
-
-/* SAD rows processed together: independent running sums interleave, so the
- * additions' latency overlaps; each row's own sum keeps its left-to-right order. */
-#define SAD_ROWS 8
-
-/**
- * row_sums[i] = SAD of row i of (a, b) for i in [0, n), each an fp32 running
- * sum from +0, left to right (motion_sad_row's order).
- */
-static void sad_rows(const float *a, const float *b, size_t stride, unsigned w,
-                     unsigned n, float *row_sums)
-{
-    unsigned i = 0;
-    for (; i + SAD_ROWS <= n; i += SAD_ROWS) {
-        float acc[SAD_ROWS];
-        for (int r = 0; r < SAD_ROWS; r++)
-            acc[r] = 0.0f;
-        const float *ar = a + i * stride, *br = b + i * stride;
-        for (unsigned j = 0; j < w; j++)
-            for (int r = 0; r < SAD_ROWS; r++)
-                acc[r] = motion_sad_step(acc[r], ar[r * stride + j], br[r * stride + j]);
-        for (int r = 0; r < SAD_ROWS; r++)
-            row_sums[i + r] = acc[r];
-    }
-    for (; i < n; i++)
-        row_sums[i] = motion_sad_row(a + i * stride, b + i * stride, (int)w);
-}
-
-/* The blur, built for each instruction set (float_motion_simd_tmpl.c). */
-#define EV_SIMD_TEMPLATE "feature/float_motion/float_motion_simd_tmpl.c"
-#define EV_SIMD_AVX512
-#include "cpu_builds.h"
-
-typedef void (*BlurPlaneFn)(const float *taps, int n_taps, const float *src, float *dst,
-                            const float *prev, float *row_buf, float *row_sums, unsigned w,
-                            unsigned h, size_t stride);
-
-/** The blur for an instruction set (cpu.h). */
-static BlurPlaneFn blur_plane_for(int isa)
-{
-#if EV_HAVE_X86_SIMD
-    if (isa >= EV_ISA_AVX512)
-        return blur_plane_avx512;
-    if (isa >= EV_ISA_AVX2)
-        return blur_plane_avx2;
-#endif
-    (void)isa;
-    return blur_plane_c;
+    static const MotionKern *const kern[EV_ISA_COUNT] = EV_SIMD_TABLE(motion_kern);
+    return kern[ev_cpu_isa()];
 }
 
 /** Bilinear half-size downscale of a blur into dst (s1->w floats per row). */
@@ -492,7 +434,7 @@ static float plane_motion(MotionState *s, const VmafPicture *pic, unsigned p,
     const float *prev = index ? pl->blur[(index - 1) & 1] : NULL;
 
     vmaf_picture_to_float(pic, p, MOTION_OFFSET, pl->src, pl->stride);
-    blur_plane_for(ev_cpu_isa())(s->taps, s->n_taps, pl->src, cur, prev, s->row, s->row_sums,
+    motion_kern()->blur_plane(s->taps, s->n_taps, pl->src, cur, prev, s->row, s->row_sums,
                pl->w, pl->h, pl->stride);
     float m = 0.0f;
     if (prev)
@@ -504,7 +446,7 @@ static float plane_motion(MotionState *s, const VmafPicture *pic, unsigned p,
         const MotionScale1 *s1 = &s->s1;
         downscale(s1, cur, pl->stride, s1->img[p][index & 1]);
         if (prev) {
-            sad_rows(s1->img[p][(index - 1) & 1], s1->img[p][index & 1], (size_t)s1->w,
+            motion_kern()->sad_rows(s1->img[p][(index - 1) & 1], s1->img[p][index & 1], (size_t)s1->w,
                      (unsigned)s1->w, (unsigned)s1->h, s->row_sums);
             m = motion_add_scales(m, motion_mean(motion_sum_rows(s->row_sums, s1->h),
                                                  s1->w, s1->h));
@@ -584,7 +526,7 @@ static int prime(VmafFex *fex, const VmafPicture *ref, const VmafPicture *dist,
         MotionPlane *pl = &s->plane[p];
         float *cur = pl->blur[index & 1];
         vmaf_picture_to_float(ref, p, MOTION_OFFSET, pl->src, pl->stride);
-        blur_plane_for(ev_cpu_isa())(s->taps, s->n_taps, pl->src, cur, NULL, s->row,
+        motion_kern()->blur_plane(s->taps, s->n_taps, pl->src, cur, NULL, s->row,
                                      s->row_sums, pl->w, pl->h, pl->stride);
         if (s->motion_add_scale1)
             downscale(&s->s1, cur, pl->stride, s->s1.img[p][index & 1]);

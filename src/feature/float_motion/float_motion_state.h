@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "motion_arith.h"
+#include "simd.h"
 #include "motion_conclude.h"
 
 typedef struct MotionPlane {
@@ -53,5 +54,19 @@ typedef struct MotionState {
     unsigned next_index;
     MotionConclusion conc;
 } MotionState;
+
+/**
+ * The CPU loops, each instruction set's build (float_motion_simd_tmpl.c,
+ * src/simd.h): the blur of a plane (with prev, the SADs of its rows against
+ * prev as each block of rows is done), and the SADs of n rows alone.
+ */
+typedef struct MotionKern {
+    void (*blur_plane)(const float *taps, int n_taps, const float *src, float *dst,
+                       const float *prev, float *row_buf, float *row_sums, unsigned w,
+                       unsigned h, size_t stride);
+    void (*sad_rows)(const float *a, const float *b, size_t stride, unsigned w, unsigned n,
+                     float *row_sums);
+} MotionKern;
+EV_SIMD_DECLARE(MotionKern, motion_kern);
 
 #endif

@@ -237,36 +237,11 @@ static size_t row_stride(int w)
 }
 
 /** Mirror r samples on each side of row[0..w) (reflect-101; w > r). */
-static void pad_row(float *row, int w, int r)
-{
-    for (int m = 1; m <= r; m++) {
-        row[-m] = row[m];
-        row[w - 1 + m] = row[w - 1 - m];
-    }
-}
-
-/* The filters and the statistic, built for each instruction set (float_vif_simd_tmpl.c). */
-#define EV_SIMD_TEMPLATE "feature/float_vif/float_vif_simd_tmpl.c"
-#define EV_SIMD_AVX512
-#include "cpu_builds.h"
-
-typedef struct VifKern {
-    void (*filter_decimate)(const VifState *s, int scale, const float *src, size_t src_stride,
-                            int w, int h, float *dst, size_t dst_stride);
-    void (*scale_sums)(const VifState *s, int scale, float *num, float *den);
-} VifKern;
-
 /** The kernels for an instruction set (cpu.h). */
 static const VifKern *vif_kern_for(int isa)
 {
-    static const VifKern kern[EV_ISA_COUNT] = {
-        { filter_decimate_c, scale_sums_c },
-#if EV_HAVE_X86_SIMD
-        { filter_decimate_avx2, scale_sums_avx2 },
-        { filter_decimate_avx512, scale_sums_avx512 },
-#endif
-    };
-    return isa > EV_ISA_C && isa < EV_ISA_COUNT && EV_HAVE_X86_SIMD ? &kern[isa] : &kern[0];
+    static const VifKern *const kern[EV_ISA_COUNT] = EV_SIMD_TABLE(vif_kern);
+    return kern[isa];
 }
 
 static void free_state(VifState *s)

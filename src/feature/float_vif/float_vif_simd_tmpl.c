@@ -1,15 +1,23 @@
 /*
  * float_vif's filters and statistic (float_vif.c), built once per
- * instruction set: float_vif.c includes this file with KFN(name) naming each
- * build. Plain C written across columns (taps outer, columns inner; the
- * statistic per pixel into a row, then the row's fp32 running sum in column
- * order), so that only the vector width differs between builds, never an
- * operation or the order of a sum: the build forbids contraction and
- * reassociation.
+ * instruction set (src/simd.h). Every output keeps its own tap sequence and
+ * the sums are scalar loops in the reference's order, so only the vector
+ * width differs between builds.
  */
+#include <stddef.h>
 
+#include "float_vif_state.h"
+
+/* Mirror a row's r samples beyond each end (reflect-101). */
+static void pad_row(float *row, int w, int r)
+{
+    for (int m = 1; m <= r; m++) {
+        row[-m] = row[m];
+        row[w - 1 + m] = row[w - 1 - m];
+    }
+}
 /** Vertical taps of output row i into out[0..w): taps outer, columns inner. */
-static void KFN(vertical_row)(const float *f, int fw, const float *src, size_t stride,
+static void vertical_row(const float *f, int fw, const float *src, size_t stride,
                          int h, int i, int w, float *restrict out)
 {
     const int r = fw / 2;
@@ -28,7 +36,7 @@ static void KFN(vertical_row)(const float *f, int fw, const float *src, size_t s
  * The five vertical sums of output row i at once: mu1, mu2 and, with the
  * square or product formed per tap, xx, yy, xy.
  */
-static void KFN(vertical_row5)(const float *f, int fw, const float *ref, const float *dis,
+static void vertical_row5(const float *f, int fw, const float *ref, const float *dis,
                           size_t stride, int h, int i, int w,
                           float *restrict m1, float *restrict m2, float *restrict xx,
                           float *restrict yy, float *restrict xy)
@@ -60,7 +68,7 @@ static void KFN(vertical_row5)(const float *f, int fw, const float *ref, const f
 }
 
 /** Horizontal taps: out[j] = sum_k f[k] * padded[j + k], k ascending. */
-static void KFN(horizontal_row)(const float *f, int fw, const float *restrict padded,
+static void horizontal_row(const float *f, int fw, const float *restrict padded,
                            int w, float *restrict out)
 {
     for (int j = 0; j < w; j++)
@@ -74,7 +82,7 @@ static void KFN(horizontal_row)(const float *f, int fw, const float *restrict pa
 }
 
 /** Horizontal taps at the even columns only: out[j] = filtered column 2j. */
-static void KFN(horizontal_row_even)(const float *f, int fw, const float *restrict padded,
+static void horizontal_row_even(const float *f, int fw, const float *restrict padded,
                                 int n, float *restrict out)
 {
     for (int j = 0; j < n; j++)
@@ -91,7 +99,7 @@ static void KFN(horizontal_row_even)(const float *f, int fw, const float *restri
  * Next scale's image: filter src (w x h) with the scale's kernel and keep
  * the even rows and columns, (w/2) x (h/2).
  */
-static void KFN(filter_decimate)(const VifState *s, int scale, const float *src,
+static void filter_decimate(const VifState *s, int scale, const float *src,
                             size_t src_stride, int w, int h, float *dst,
                             size_t dst_stride)
 {
@@ -100,14 +108,14 @@ static void KFN(filter_decimate)(const VifState *s, int scale, const float *src,
     float *row = s->vrow[0] + s->max_radius;
 
     for (int i = 0; i < h / 2; i++) {
-        KFN(vertical_row)(f, fw, src, src_stride, h, 2 * i, w, row);
+        vertical_row(f, fw, src, src_stride, h, 2 * i, w, row);
         pad_row(row, w, fw / 2);
-        KFN(horizontal_row_even)(f, fw, row - fw / 2, w / 2, dst + (size_t)i * dst_stride);
+        horizontal_row_even(f, fw, row - fw / 2, w / 2, dst + (size_t)i * dst_stride);
     }
 }
 
 /** num and den sums of one scale: fp32 running sum per row, rows in order. */
-static void KFN(scale_sums)(const VifState *s, int scale, float *num, float *den)
+static void scale_sums(const VifState *s, int scale, float *num, float *den)
 {
     const float *f = s->filter[scale];
     const int fw = s->fw[scale], r = fw / 2;
@@ -118,11 +126,11 @@ static void KFN(scale_sums)(const VifState *s, int scale, float *num, float *den
 
     float total_num = 0.0f, total_den = 0.0f;
     for (int i = 0; i < h; i++) {
-        KFN(vertical_row5)(f, fw, s->ref[scale], s->dis[scale], s->stride[scale], h, i, w,
+        vertical_row5(f, fw, s->ref[scale], s->dis[scale], s->stride[scale], h, i, w,
                       v[VIF_P_MU1], v[VIF_P_MU2], v[VIF_P_XX], v[VIF_P_YY], v[VIF_P_XY]);
         for (int p = 0; p < VIF_P_COUNT; p++) {
             pad_row(v[p], w, r);
-            KFN(horizontal_row)(f, fw, v[p] - r, w, s->hrow[p]);
+            horizontal_row(f, fw, v[p] - r, w, s->hrow[p]);
         }
 
         const float *m1 = s->hrow[VIF_P_MU1], *m2 = s->hrow[VIF_P_MU2];
@@ -142,3 +150,5 @@ static void KFN(scale_sums)(const VifState *s, int scale, float *num, float *den
     *num = total_num;
     *den = total_den;
 }
+
+const VifKern EV_SIMD_NAME(vif_kern) = { filter_decimate, scale_sums };

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "simd.h"
 #include "vif_arith.h"
 #include "vif_host.h"
 
@@ -48,5 +49,13 @@ typedef struct VifState {
     float *hrow[VIF_P_COUNT];       /**< horizontal pass */
     float *num_row, *den_row;
 } VifState;
+
+/** The CPU loops, each instruction set's build (float_vif_simd_tmpl.c, src/simd.h). */
+typedef struct VifKern {
+    void (*filter_decimate)(const VifState *s, int scale, const float *src, size_t src_stride,
+                            int w, int h, float *dst, size_t dst_stride);
+    void (*scale_sums)(const VifState *s, int scale, float *num, float *den);
+} VifKern;
+EV_SIMD_DECLARE(VifKern, vif_kern);
 
 #endif

@@ -40,6 +40,12 @@ static size_t align_up(size_t n, size_t a)
     return (n + a - 1) / a * a;
 }
 
+void iadm_dsp_init(IadmDsp *d)
+{
+    static const IadmDsp *const dsp[EV_ISA_COUNT] = EV_SIMD_TABLE(iadm_dsp);
+    *d = *dsp[ev_cpu_isa()];
+}
+
 int iadm_cpu_init(IadmCpu *c, int w, int h, int n_lim)
 {
     memset(c, 0, sizeof(*c));

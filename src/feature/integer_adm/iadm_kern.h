@@ -1,10 +1,9 @@
 /*
- * Integer ADM row kernels: one dispatch table, filled first with the plain C
- * build of iadm_kern_tmpl.c, then overridden by the same source compiled for
- * wider x86 vector units when the processor has them, or for NEON on AArch64. All kernels are
- * integer-exact (the only float steps, in the decoupling, are IEEE double
- * operations that vector units round identically), so every entry gives the
- * same bits; tests/checkasm checks that.
+ * Integer ADM row kernels: one table per instruction set, each the build of
+ * iadm_kern_tmpl.c for that set (src/simd.h); the C build is the reference.
+ * All kernels are integer-exact (the only float steps, in the decoupling,
+ * are IEEE double operations that vector units round identically), so
+ * every table gives the same bits; tests/checkasm checks that.
  *
  * Conventions: bands are int16 at scale 0 and int32 at scales 1-3; a row
  * kernel processes columns [j0, j1) of one band row; `w` is the band width
@@ -14,6 +13,8 @@
 #define EXACTVMAF_IADM_KERN_H
 
 #include <stdint.h>
+
+#include "simd.h"
 
 /** Constants of one masking pass (scale 0 or 1-3). */
 typedef struct IadmCmParams {
@@ -86,16 +87,10 @@ typedef struct IadmDsp {
                const IadmCmParams *p, int32_t *vtmp, int64_t out[3]);
 } IadmDsp;
 
-/** The plain C kernels. */
-void iadm_dsp_init_c(IadmDsp *d);
-/** Override with AVX2 kernels; returns 0 when not built for this target. */
-int iadm_dsp_init_avx2(IadmDsp *d);
-/** Override with AVX-512 kernels; returns 0 when not built for this target. */
-int iadm_dsp_init_avx512(IadmDsp *d);
-/** Override with NEON kernels (AArch64); returns 0 when not built for this target. */
-int iadm_dsp_init_neon(IadmDsp *d);
+/** The kernels, each instruction set's build (iadm_kern_tmpl.c). */
+EV_SIMD_DECLARE(IadmDsp, iadm_dsp);
 
-/** C kernels, then the widest this processor runs. */
+/** The widest build this processor runs (under ev_cpu_isa's cap). */
 void iadm_dsp_init(IadmDsp *d);
 
 #endif

@@ -1,7 +1,7 @@
 /*
- * Scale 0 decoupling and masking in AVX-512 intrinsics, for
- * iadm_kern_avx512.c (included after iadm_kern_tmpl.c, whose kernels take
- * what these do not: a non-integer gain limit). Scale 0 bands are int16, so
+ * Scale 0 decoupling and masking in AVX-512 intrinsics, for the AVX-512
+ * build of iadm_kern_tmpl.c (included after its generic kernels, which
+ * take what these do not: a non-integer gain limit). Scale 0 bands are int16, so
  * the products that the generic kernels widen to int64 or double fit 32-bit
  * lanes here; each step below says why its value is the reference's.
  */
@@ -80,14 +80,14 @@ static inline __m512i s0_rst16(__m512i o, __m512i t, __m512i q, __mmask16 angle,
     return _mm512_mask_mov_epi32(r, neg, _mm512_max_epi32(g, t));
 }
 
-static void hw_decouple0_avx512(const int16_t *const o[3], const int16_t *const t[3],
-                                int j0, int j1, const int32_t *div_lookup, float cos2,
-                                double egl, int32_t *tmp, int16_t *const r[3],
-                                int16_t *const a[3])
+static void simd_decouple0(const int16_t *const o[3], const int16_t *const t[3],
+                           int j0, int j1, const int32_t *div_lookup, float cos2,
+                           double egl, int32_t *tmp, int16_t *const r[3],
+                           int16_t *const a[3])
 {
     const int32_t egl_int = iadm_egl_int(egl);
     if (!egl_int) {
-        decouple0_avx512(o, t, j0, j1, div_lookup, cos2, egl, tmp, r, a);
+        decouple0(o, t, j0, j1, div_lookup, cos2, egl, tmp, r, a);
         return;
     }
     const __m512d c2 = _mm512_set1_pd((double)cos2);
@@ -101,7 +101,7 @@ static void hw_decouple0_avx512(const int16_t *const o[3], const int16_t *const 
         }
         const __mmask16 angle = s0_angle16(ov[0], ov[1], tv[0], tv[1], c2);
         for (int b = 0; b < 3; b++) {
-            const __m512i q = div16_avx512(ov[b]);
+            const __m512i q = div16(ov[b]);
             const __m512i rst = s0_rst16(ov[b], tv[b], q, angle, eglv);
             s0_store16(r[b] + j, rst);
             s0_store16(a[b] + j, _mm512_sub_epi32(tv[b], rst));
@@ -159,9 +159,9 @@ static inline __m512i s0_cm16(__m512i src, __m512i rf, __m512i thr, int sub,
     return acc;
 }
 
-static void hw_cm0_avx512(const int16_t *const x[3], const int32_t *fu, const int32_t *fm,
-                          const int32_t *fd, const int32_t *g, int j0, int j1, int w,
-                          const IadmCmParams *p, int32_t *restrict vtmp, int64_t out[3])
+static void simd_cm0(const int16_t *const x[3], const int32_t *fu, const int32_t *fm,
+                     const int32_t *fd, const int32_t *g, int j0, int j1, int w,
+                     const IadmCmParams *p, int32_t *restrict vtmp, int64_t out[3])
 {
     const int c0 = j0 > 0 ? j0 - 1 : 0, c1 = j1 < w ? j1 + 1 : w;
     for (int c = c0; c < c1; c++)

@@ -1,10 +1,10 @@
 /*
- * Integer motion SAD kernels: the plain-C reference (imotion_sad_c, the
- * reference's loops) and a faster version written for the compiler's
- * vectoriser, built for the baseline instruction set (imotion_sad_vec), for
- * AVX2 (imotion_sad_avx2) and for AVX-512 (imotion_sad_avx512), and NEON intrinsics on AArch64
- * (imotion_sad_neon). All return the reference's uint64 SAD bit for bit;
- * tests/checkasm compares them on random and edge inputs.
+ * Integer motion SAD kernels: the plain-C reference (imotion_sad_ref, the
+ * reference's loops) and a faster one built once per instruction set
+ * (imotion_sad_c, imotion_sad_avx2, ...: plain C for the compiler's
+ * vectoriser, NEON intrinsics for 8-bit input on AArch64). All return the
+ * reference's uint64 SAD bit for bit; tests/checkasm compares them on
+ * random and edge inputs.
  */
 #ifndef EXACTVMAF_IMOTION_DSP_H
 #define EXACTVMAF_IMOTION_DSP_H
@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "imotion_arith.h"
+#include "simd.h"
 
 /* IMOTION_FILTER's three distinct taps (it is symmetric), for the kernels
  * that add the mirrored samples first: F0 * (d0 + d4) + F1 * (d1 + d3) + F2 * d2. */
@@ -33,34 +34,11 @@ typedef uint64_t (*ImotionSadFn)(const void *prev, ptrdiff_t prev_stride, const 
                                  ptrdiff_t cur_stride, int w, int h, unsigned bpc,
                                  const ImotionScratch *s);
 
-uint64_t imotion_sad_c(const void *prev, ptrdiff_t prev_stride, const void *cur,
+uint64_t imotion_sad_ref(const void *prev, ptrdiff_t prev_stride, const void *cur,
                        ptrdiff_t cur_stride, int w, int h, unsigned bpc,
                        const ImotionScratch *s);
-uint64_t imotion_sad_vec(const void *prev, ptrdiff_t prev_stride, const void *cur,
-                         ptrdiff_t cur_stride, int w, int h, unsigned bpc,
-                         const ImotionScratch *s);
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define IMOTION_HAVE_AVX2 1
-/** Needs a processor with AVX2. */
-uint64_t imotion_sad_avx2(const void *prev, ptrdiff_t prev_stride, const void *cur,
-                          ptrdiff_t cur_stride, int w, int h, unsigned bpc,
-                          const ImotionScratch *s);
-/** Needs the AVX-512 subsets of EV_ISA_AVX512. */
-uint64_t imotion_sad_avx512(const void *prev, ptrdiff_t prev_stride, const void *cur,
-                            ptrdiff_t cur_stride, int w, int h, unsigned bpc,
-                            const ImotionScratch *s);
-#else
-#define IMOTION_HAVE_AVX2 0
-#endif
-#if defined(__aarch64__) && defined(__ARM_NEON) && (defined(__GNUC__) || defined(__clang__))
-#define IMOTION_HAVE_NEON 1
-/** NEON intrinsics for 8-bit input (imotion_neon.c); deeper input: imotion_sad_vec. */
-uint64_t imotion_sad_neon(const void *prev, ptrdiff_t prev_stride, const void *cur,
-                          ptrdiff_t cur_stride, int w, int h, unsigned bpc,
-                          const ImotionScratch *s);
-#else
-#define IMOTION_HAVE_NEON 0
-#endif
+/** The fast kernel, each instruction set's build (imotion_simd_tmpl.c, src/simd.h). */
+EV_SIMD_DECLARE(ImotionSadFn, imotion_sad);
 
 /** The fastest kernel this processor runs. */
 ImotionSadFn imotion_sad_best(void);

@@ -1,7 +1,7 @@
 /*
  * vif: Netflix libvmaf v3.2.0's integer VIF feature, bit for bit with its C
  * path (docs/numerics.md section 9). Arithmetic in ivif_arith.h, row
- * kernels in ivif_dsp.c / ivif_avx2.c, conclusion in ivif_conclude() below.
+ * kernels in ivif_dsp.c / ivif_simd_tmpl.c, conclusion in ivif_conclude() below.
  *
  * Differences in structure from the reference, none in arithmetic:
  * - the pictures are read in place (rows resolved reflect-101) instead of

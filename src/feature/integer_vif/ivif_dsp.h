@@ -1,11 +1,12 @@
 /*
- * Integer VIF row kernels and their dispatch table. The plain-C reference
- * kernels (level IVIF_DSP_C) compute each value the way ivif_arith.h writes
- * it; faster kernels (vectorisable C; AVX2 and AVX-512, or NEON, intrinsics) replace them in
- * ivif_dsp_init_level. Every kernel gives the reference's bits: the sums are
- * integer, so regrouping them (symmetric taps, split 64-bit sums, vector
- * lanes, pixel order within a row) is exact. tests/checkasm compares
- * every entry with the reference on random and edge inputs.
+ * Integer VIF row kernels and their table. The plain-C reference kernels
+ * (ivif_dsp_ref) compute each value the way ivif_arith.h writes it; the fast
+ * kernels are one template built per instruction set (ivif_simd_tmpl.c,
+ * src/simd.h): vectorisable C in the C build, AVX2, AVX-512 or NEON
+ * intrinsics in the others. Every kernel gives the reference's bits: the
+ * sums are integer, so regrouping them (symmetric taps, split 64-bit sums,
+ * vector lanes, pixel order within a row) is exact. tests/checkasm
+ * compares every build with the reference on random and edge inputs.
  */
 #ifndef EXACTVMAF_IVIF_DSP_H
 #define EXACTVMAF_IVIF_DSP_H
@@ -14,6 +15,7 @@
 #include <stdint.h>
 
 #include "ivif_arith.h"
+#include "simd.h"
 
 /** The five filtered values of one row of a scale, w entries each. */
 typedef struct IvifRow {
@@ -77,44 +79,20 @@ typedef struct IvifDsp {
      * tests, which compare every pixel's five values.
      */
     void (*filter_row)(const IvifTaps *t, const IvifScratch *s, const IvifRow *out);
+    /**
+     * The statistic part of row_sums alone over n pixels, added to acc[e]
+     * for gl->v[e]; for tests (the C build's is the reference's).
+     */
+    void (*stat_row)(const IvifRow *in, int n, const IvifGainLimits *gl,
+                     const uint16_t *log2_table, IvifAccum *acc);
 } IvifDsp;
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#define IVIF_HAVE_AVX2 1
-#define IVIF_HAVE_AVX512 1
-#define IVIF_HAVE_NEON 0
-#elif defined(__aarch64__) && defined(__ARM_NEON) && (defined(__GNUC__) || defined(__clang__))
-#define IVIF_HAVE_AVX2 0
-#define IVIF_HAVE_AVX512 0
-#define IVIF_HAVE_NEON 1
-#else
-#define IVIF_HAVE_AVX2 0
-#define IVIF_HAVE_AVX512 0
-#define IVIF_HAVE_NEON 0
-#endif
+/** The plain-C reference kernels. */
+extern const IvifDsp ivif_dsp_ref;
+/** The fast kernels, each instruction set's build (ivif_simd_tmpl.c). */
+EV_SIMD_DECLARE(IvifDsp, ivif_dsp);
 
-/** Kernel sets, slowest first; the intrinsics are this architecture's. */
-enum IvifDspLevel {
-    IVIF_DSP_C,     /**< the plain-C reference */
-    IVIF_DSP_VEC,   /**< C written for the compiler's vectoriser (baseline ISA) */
-#if IVIF_HAVE_AVX2
-    IVIF_DSP_AVX2,  /**< AVX2 intrinsics */
-    IVIF_DSP_AVX512, /**< AVX-512 (F, BW, DQ, VL, CD) intrinsics */
-#elif IVIF_HAVE_NEON
-    IVIF_DSP_NEON,  /**< NEON intrinsics (AArch64) */
-#endif
-    IVIF_DSP_COUNT,
-};
-
-/** The name of a level ("c", "vec", "avx2", "avx512", "neon"). */
-const char *ivif_dsp_level_name(int level);
-
-/**
- * Install the fastest kernels up to max_level that this processor runs;
- * returns the level installed. Every level gives the reference's bits.
- */
-int ivif_dsp_init_level(IvifDsp *dsp, int max_level);
-/** The fastest kernels this processor runs. */
+/** The fastest kernels this processor runs (under ev_cpu_isa's cap). */
 void ivif_dsp_init(IvifDsp *dsp);
 
 /** Allocate scratch for rows up to w_max samples; -ENOMEM. */
@@ -124,6 +102,15 @@ void ivif_scratch_free(IvifScratch *s);
 /** The reference statistic over n pixels of a row (plain C), added to acc[e] for gl->v[e]. */
 void ivif_stat_row_c(const IvifRow *in, int n, const IvifGainLimits *gl,
                      const uint16_t *log2_table, IvifAccum *acc);
+
+/** reflect-101 padding of r entries on each side of v[0..w). */
+static inline void ivif_pad_row(uint32_t *v, int w, int r)
+{
+    for (int m = 1; m <= r; m++) {
+        v[-m] = v[m];
+        v[w - 1 + m] = v[w - 1 - m];
+    }
+}
 
 /**
  * Vertical taps of column j, as the reference computes them: the two
@@ -161,31 +148,5 @@ static inline uint32_t ivif_vert_mu_column(const IvifTaps *t, int j)
                                         : ((const uint16_t *)t->ref[k])[j]);
     return ivif_vert_mu(m, t->mu_round, t->mu_shift);
 }
-
-#if IVIF_HAVE_AVX2
-/* AVX2 kernels (ivif_avx2.c); they need a processor with AVX2. */
-void ivif_stat_row_avx2(const IvifRow *in, int n, const IvifGainLimits *gl,
-                        const uint16_t *log2_table, IvifAccum *acc);
-void ivif_row_sums_avx2(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
-                        const uint16_t *log2_table, IvifAccum *acc);
-void ivif_decimate_row_avx2(const IvifTaps *t, const IvifScratch *s, uint16_t *out);
-void ivif_filter_row_avx2(const IvifTaps *t, const IvifScratch *s, const IvifRow *out);
-/* AVX-512 kernels (ivif_avx512.c); they need AVX-512 F, BW, DQ, VL and CD. */
-void ivif_stat_row_avx512(const IvifRow *in, int n, const IvifGainLimits *gl,
-                          const uint16_t *log2_table, IvifAccum *acc);
-void ivif_row_sums_avx512(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
-                          const uint16_t *log2_table, IvifAccum *acc);
-void ivif_decimate_row_avx512(const IvifTaps *t, const IvifScratch *s, uint16_t *out);
-void ivif_filter_row_avx512(const IvifTaps *t, const IvifScratch *s, const IvifRow *out);
-#endif
-#if IVIF_HAVE_NEON
-/* NEON kernels (ivif_neon.c); every AArch64 processor runs them. */
-void ivif_stat_row_neon(const IvifRow *in, int n, const IvifGainLimits *gl,
-                        const uint16_t *log2_table, IvifAccum *acc);
-void ivif_row_sums_neon(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
-                        const uint16_t *log2_table, IvifAccum *acc);
-void ivif_decimate_row_neon(const IvifTaps *t, const IvifScratch *s, uint16_t *out);
-void ivif_filter_row_neon(const IvifTaps *t, const IvifScratch *s, const IvifRow *out);
-#endif
 
 #endif

@@ -1,24 +1,16 @@
 /*
- * The integer VIF SIMD kernels, written once for every vector width: the
- * vertical and horizontal filters and the statistic fused per row, the
- * statistic alone, the filter alone (for tests) and the decimation.
- * Included by ivif_avx2.c (8 lanes), ivif_avx512.c (16 lanes) and
- * ivif_neon.c (4 lanes), which first define the vector layer this file
- * uses: the types V (LANES 32-bit lanes), M (a lane mask), VD (doubles, egl
- * broadcast) and, where it is not x86's __m128i, VC (a shift count for
- * v_srl and v_sll, made by v_count; IVIF_LAYER_HAS_VC), the function
- * attribute TGT, ISA(name) for the exported names, VERT_PASSES (1, or 2
- * where 16 registers cannot hold a column block's 16 accumulators), the
- * v_*, m_* and store_* primitives, and the statistic's own steps:
- * StatCommon (the sums every gain limit shares) with stat_common_start,
- * stat_non_log and stat_common_flush, and NumPrep with num_prep and
- * num_log_term (the numerator's term: what the gain limit does not change,
- * then its term under one limit).
+ * The integer VIF fast kernels (ivif_dsp.h), built once per instruction set
+ * (src/simd.h): the vertical and horizontal filters and the statistic fused
+ * per row, the statistic alone, the filter alone (for tests) and the
+ * decimation. The C build has the vectorisable C kernels of ivif_simd_c.h;
+ * the vector builds are written once for every vector width here, on the
+ * layer ivif_simd.h gives for their set: AVX2 (8 lanes), AVX-512 (16) or
+ * NEON (4).
  *
  * Why the bits are the reference's:
  * - Filters. Every filter sum is an integer sum of products below 2^32 (or,
  *   for the 48-bit moment sums, two such sums over the 16-bit halves of the
- *   products; see ivif_dsp.c), so any grouping and any lane order is exact
+ *   products; see ivif_simd_c.h), so any grouping and any lane order is exact
  *   modulo 2^32, where the reference's results live. vpmaddwd multiplies
  *   signed 16-bit pairs, so unsigned 16-bit values v are fed as v - 32768
  *   (v ^ 0x8000): a filter whose coefficients sum to 65536 then returns
@@ -31,10 +23,24 @@
  *   truncation to int32 gives INT32_MIN out of range exactly as
  *   ivif_trunc_i32 models the scalar conversion, and min(g, egl) is
  *   (g < egl ? g : egl). How floor(log2 v) is found differs per width (see
- *   each file); lanes outside a branch add nothing to the sums.
+ *   each layer of ivif_simd.h); lanes outside a branch add nothing to the sums.
  * - The horizontal pass computes even and odd columns in separate vectors;
  *   the statistic's sums do not depend on pixel order.
  */
+
+#include <stdint.h>
+#include <string.h>
+
+#include "ivif_dsp.h"
+#include "simd.h"
+
+#if EV_SIMD_IS_C
+
+#include "ivif_simd_c.h"
+
+#else
+
+#include "ivif_simd.h"
 
 #define CENTRE 0x8000
 
@@ -42,12 +48,6 @@
  * they read: 17 (or 9) rows of each picture are more streams than the
  * hardware prefetchers follow. A hint; it changes no result. */
 #define VERT_PREFETCH 256
-
-#if !defined(IVIF_LAYER_HAS_VC)
-/* x86 shifts every lane by a count held in an XMM register. */
-typedef __m128i VC;
-TGT static inline VC v_count(int n) { return _mm_cvtsi32_si128(n); }
-#endif
 
 /* stat calls between flushes of the 32-bit lane sums: a lane then holds at
  * most this many terms, each below 2^17 (the log terms) or 1 (the count). */
@@ -90,7 +90,7 @@ typedef struct StatAcc {
     V num_log[IVIF_MAX_GAIN_LIMITS];    /**< int32 lanes, flushed before they can overflow */
 } StatAcc;
 
-TGT static inline StatAcc stat_start(void)
+static inline StatAcc stat_start(void)
 {
     StatAcc a;
     a.c = stat_common_start();
@@ -100,7 +100,7 @@ TGT static inline StatAcc stat_start(void)
 }
 
 /** The lane sums into acc[e] (the shared ones into every acc[e]); zeroed. */
-TGT static inline void stat_flush(StatAcc *a, int n_egl, IvifAccum *acc)
+static inline void stat_flush(StatAcc *a, int n_egl, IvifAccum *acc)
 {
     IvifAccum common = { 0, 0, 0, 0 };
     stat_common_flush(&a->c, &common);
@@ -114,7 +114,7 @@ TGT static inline void stat_flush(StatAcc *a, int n_egl, IvifAccum *acc)
 }
 
 /** ivif_stat_pixel on every lane under each gain limit; lanes outside `valid` add nothing. */
-TGT static inline void stat_lanes(V mu1, V mu2, V xx, V yy, V xy, M valid, const VD *egl,
+static inline void stat_lanes(V mu1, V mu2, V xx, V yy, V xy, M valid, const VD *egl,
                                   int n_egl, const uint16_t *table, StatAcc *a)
 {
     const V zero = v_zero();
@@ -144,7 +144,7 @@ TGT static inline void stat_lanes(V mu1, V mu2, V xx, V yy, V xy, M valid, const
         a->num_log[e] = v_add_if(a->num_log[e], is_num, num_log_term(&p, egl[e], is_num, table));
 }
 
-TGT void ISA(ivif_stat_row)(const IvifRow *in, int n, const IvifGainLimits *gl,
+static void stat_row(const IvifRow *in, int n, const IvifGainLimits *gl,
                             const uint16_t *log2_table, IvifAccum *acc)
 {
     VD eglv[IVIF_MAX_GAIN_LIMITS];
@@ -179,7 +179,7 @@ TGT void ISA(ivif_stat_row)(const IvifRow *in, int n, const IvifGainLimits *gl,
  * Every sum is below 2^32: the reference's 8-bit moments are not shifted.
  * Lanes hold the unpack order, which store2_centred undoes.
  */
-TGT static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) void
 vert_u8_fw(const IvifTaps *t, const IvifScratch *s, const int fw)
 {
     const int r = fw / 2, wv = t->w & ~(2 * LANES - 1);
@@ -247,7 +247,7 @@ vert_u8_fw(const IvifTaps *t, const IvifScratch *s, const int fw)
  * reference's (uint32)((S + round) >> shift) = (H << (16 - shift)) +
  * ((L + round) >> shift) modulo 2^32. Returns the low and high 16 bits.
  */
-TGT static inline void moment_halves(V lc, V hc, V round, VC shift, VC inv_shift,
+static inline void moment_halves(V lc, V hc, V round, VC shift, VC inv_shift,
                                      V *lo, V *hi)
 {
     const V top = v_set1(INT32_MIN);
@@ -258,13 +258,13 @@ TGT static inline void moment_halves(V lc, V hc, V round, VC shift, VC inv_shift
 }
 
 /** A mean from its centred sum: (uint16)((S + round) >> shift). */
-TGT static inline V mean16(V mc, V round, VC shift)
+static inline V mean16(V mc, V round, VC shift)
 {
     return v_and(v_srl(v_add(v_xor(mc, v_set1(INT32_MIN)), round), shift), v_set1(0xffff));
 }
 
 /** Vertical row pair of 16-bit channels (a, b), centred and interleaved for vpmaddwd. */
-TGT static inline void madd_pair(V a, V b, V coef, V *lo, V *hi)
+static inline void madd_pair(V a, V b, V coef, V *lo, V *hi)
 {
     const V k = v_set1(pair32(CENTRE, CENTRE));
     a = v_xor(a, k);
@@ -281,7 +281,7 @@ TGT static inline void madd_pair(V a, V b, V coef, V *lo, V *hi)
  * passes over the taps. Products' 16-bit halves come from vpmullw and
  * vpmulhuw.
  */
-TGT static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) void
 vert_u16_fw(const IvifTaps *t, const IvifScratch *s, const int fw)
 {
     const int r = fw / 2, wv = t->w & ~(2 * LANES - 1);
@@ -345,7 +345,7 @@ vert_u16_fw(const IvifTaps *t, const IvifScratch *s, const int fw)
  * The vertical passes built per filter width (17 at scale 0, 9, 5, 3 above
  * it): the tap loops unroll with the width a constant.
  */
-TGT static void vert_u8(const IvifTaps *t, const IvifScratch *s)
+static void vert_u8(const IvifTaps *t, const IvifScratch *s)
 {
     switch (t->fw) {
     case 17: vert_u8_fw(t, s, 17); break;
@@ -354,7 +354,7 @@ TGT static void vert_u8(const IvifTaps *t, const IvifScratch *s)
     }
 }
 
-TGT static void vert_u16(const IvifTaps *t, const IvifScratch *s)
+static void vert_u16(const IvifTaps *t, const IvifScratch *s)
 {
     switch (t->fw) {
     case 17: vert_u16_fw(t, s, 17); break;
@@ -389,7 +389,7 @@ static void vert_tail_and_pad(const IvifTaps *t, const IvifScratch *s, int from)
 }
 
 /** The vertical pass of row_sums into s->h, padded. */
-TGT static void vert_pass(const IvifTaps *t, const IvifScratch *s)
+static void vert_pass(const IvifTaps *t, const IvifScratch *s)
 {
     if (t->u8) {
         vert_u8(t, s);
@@ -403,7 +403,7 @@ TGT static void vert_pass(const IvifTaps *t, const IvifScratch *s)
 /* ---- Horizontal pass and statistic ---- */
 
 /** One channel's horizontal sum for LANES columns (base, base+2, ...), decoded (S). */
-TGT static inline V hsum_channel(const uint16_t *h, int base, int np, const int *off,
+static inline V hsum_channel(const uint16_t *h, int base, int np, const int *off,
                                  const V *coef)
 {
     V acc = v_madd16(v_load(h + base + off[0]), coef[0]);
@@ -413,13 +413,13 @@ TGT static inline V hsum_channel(const uint16_t *h, int base, int np, const int 
 }
 
 /** The reference's horizontal moment: H + ((L + 32768) >> 16). */
-TGT static inline V hmoment(V l, V h)
+static inline V hmoment(V l, V h)
 {
     return v_add(h, v_srli(v_add(l, v_set1(32768)), 16));
 }
 
 /** The five filtered values of LANES columns (base, base+2, ...). */
-TGT static inline void filter_lanes(const IvifScratch *s, int base, int np, const int *off,
+static inline void filter_lanes(const IvifScratch *s, int base, int np, const int *off,
                                     const V *coef, V v[5])
 {
     v[0] = hsum_channel(s->h[0], base, np, off, coef);
@@ -433,7 +433,7 @@ TGT static inline void filter_lanes(const IvifScratch *s, int base, int np, cons
 }
 
 /** The horizontal filter's pairs as vectors; their count. */
-TGT static inline int hcoef(const uint16_t *f, int fw, int off[IVIF_MAX_TAPS], V coef[IVIF_MAX_TAPS])
+static inline int hcoef(const uint16_t *f, int fw, int off[IVIF_MAX_TAPS], V coef[IVIF_MAX_TAPS])
 {
     int32_t c32[IVIF_MAX_TAPS];
     const int np = hpairs(f, fw, off, c32);
@@ -442,7 +442,7 @@ TGT static inline int hcoef(const uint16_t *f, int fw, int off[IVIF_MAX_TAPS], V
     return np;
 }
 
-TGT void ISA(ivif_filter_row)(const IvifTaps *t, const IvifScratch *s, const IvifRow *out)
+static void filter_row(const IvifTaps *t, const IvifScratch *s, const IvifRow *out)
 {
     const int w = t->w;
     vert_pass(t, s);
@@ -474,7 +474,7 @@ static inline int canonical_off(int fw, int i)
  * known at compile time (`fixed`), the pair loop unrolls, its offsets become
  * constant displacements and its coefficients stay in registers.
  */
-TGT static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) void
 hstat_row(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
           const uint16_t *log2_table, IvifAccum *acc, const int fixed, const int fw,
           const int np, const int *off_run, const V *coef)
@@ -504,7 +504,7 @@ hstat_row(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
     stat_flush(&a, gl->n, acc);
 }
 
-TGT void ISA(ivif_row_sums)(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
+static void row_sums(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
                             const uint16_t *log2_table, IvifAccum *acc)
 {
     vert_pass(t, s);
@@ -529,7 +529,7 @@ TGT void ISA(ivif_row_sums)(const IvifTaps *t, const IvifScratch *s, const IvifG
 /* ---- Decimation ---- */
 
 /* The decimation for a filter width fw, a compile-time constant where inlined with one. */
-TGT static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) void
 decimate_row_fw(const IvifTaps *t, const IvifScratch *s, uint16_t *out, const int fw)
 {
     const int r = fw / 2, w = t->w;
@@ -602,7 +602,7 @@ decimate_row_fw(const IvifTaps *t, const IvifScratch *s, uint16_t *out, const in
     }
 }
 
-TGT void ISA(ivif_decimate_row)(const IvifTaps *t, const IvifScratch *s, uint16_t *out)
+static void decimate_row(const IvifTaps *t, const IvifScratch *s, uint16_t *out)
 {
     switch (t->fw) {
     case 9: decimate_row_fw(t, s, out, 9); break;
@@ -611,3 +611,14 @@ TGT void ISA(ivif_decimate_row)(const IvifTaps *t, const IvifScratch *s, uint16_
     default: decimate_row_fw(t, s, out, t->fw); break;
     }
 }
+
+#endif
+
+const IvifDsp EV_SIMD_NAME(ivif_dsp) = {
+    row_sums, decimate_row, filter_row,
+#if EV_SIMD_IS_C
+    ivif_stat_row_c,    /* the C build's statistic is the reference's own */
+#else
+    stat_row,
+#endif
+};

@@ -22,6 +22,7 @@
 #include "log.h"
 #include "psnr_hvs_arith.h"
 #include "psnr_hvs_conclude.h"
+#include "psnr_hvs_lanes.h"
 #include "cpu.h"
 
 /* Contrast sensitivity per DCT coefficient (Y, and the 4:2:0 Cb/Cr tables the
@@ -146,23 +147,6 @@ static void load_block(const VmafPicture *pic, unsigned p, unsigned x, unsigned 
     }
 }
 
-/*
- * The CPU path computes HVS_LANES horizontally adjacent blocks at once,
- * structure of arrays: value k of block l at [k * HVS_LANES + l]. Every
- * block still goes through the arith header's steps in its own order, so
- * each lane equals hvs_block_terms(); only independent blocks share a
- * vector. terms_lanes is built for each instruction set (cpu.h; no FMA).
- */
-#define HVS_LANES 8
-
-/* The lane helpers are inlined into terms_lanes so that they are compiled
- * for its target (an out-of-line copy would be built for the baseline ISA). */
-#if defined(__GNUC__) || defined(__clang__)
-#define HVS_LANE_FN static inline __attribute__((always_inline))
-#else
-#define HVS_LANE_FN static inline
-#endif
-
 /* HVS_LANES blocks starting at (x, y), (x + 7, y), ... in lane layout. */
 static void load_lanes(const VmafPicture *pic, unsigned p, unsigned x, unsigned y,
                        int32_t *restrict out)
@@ -187,83 +171,8 @@ static void load_lanes(const VmafPicture *pic, unsigned p, unsigned x, unsigned 
 /* hvs_block_ratio() of each lane. Each quadrant's sums run over its own
  * samples in raster order, as in the scalar loop (independent accumulators,
  * so splitting the loop changes no sum's order). */
-HVS_LANE_FN void ratio_lanes(const int32_t *restrict px, float *restrict ratio)
-{
-    int32_t total[HVS_LANES] = { 0 }, qtotal[4][HVS_LANES] = { { 0 } };
-    for (int k = 0; k < 64; k++)
-        for (int l = 0; l < HVS_LANES; l++)
-            total[l] += px[k * HVS_LANES + l];
-    for (int q = 0; q < 4; q++)
-        for (int i = (q & 1) * 4; i < (q & 1) * 4 + 4; i++)
-            for (int j = (q >> 1) * 4; j < (q >> 1) * 4 + 4; j++)
-                for (int l = 0; l < HVS_LANES; l++)
-                    qtotal[q][l] += px[(8 * i + j) * HVS_LANES + l];
-
-    float mean[HVS_LANES], qmean[4][HVS_LANES];
-    for (int l = 0; l < HVS_LANES; l++)
-        mean[l] = hvs_mean(total[l], 64.0f);
-    for (int q = 0; q < 4; q++)
-        for (int l = 0; l < HVS_LANES; l++)
-            qmean[q][l] = hvs_mean(qtotal[q][l], 16.0f);
-
-    float var[HVS_LANES] = { 0.0f }, qvar[4][HVS_LANES] = { { 0.0f } };
-    for (int k = 0; k < 64; k++)
-        for (int l = 0; l < HVS_LANES; l++)
-            var[l] = hvs_dev_step(var[l], px[k * HVS_LANES + l], mean[l]);
-    for (int q = 0; q < 4; q++)
-        for (int i = (q & 1) * 4; i < (q & 1) * 4 + 4; i++)
-            for (int j = (q >> 1) * 4; j < (q >> 1) * 4 + 4; j++)
-                for (int l = 0; l < HVS_LANES; l++)
-                    qvar[q][l] = hvs_dev_step(qvar[q][l], px[(8 * i + j) * HVS_LANES + l],
-                                              qmean[q][l]);
-    for (int l = 0; l < HVS_LANES; l++) {
-        const float qv[4] = { qvar[0][l], qvar[1][l], qvar[2][l], qvar[3][l] };
-        ratio[l] = hvs_ratio(var[l], qv);
-    }
-}
-
 /* hvs_fdct8x8() of each lane: columns into tmp, then tmp's columns. */
-HVS_LANE_FN void dct_lanes(const int32_t *restrict px, int32_t *restrict tmp,
-                             int32_t *restrict out)
-{
-    for (int c = 0; c < 8; c++)
-        for (int l = 0; l < HVS_LANES; l++)
-            hvs_fdct8(tmp + 8 * c * HVS_LANES + l, HVS_LANES, px + c * HVS_LANES + l,
-                      8 * HVS_LANES);
-    for (int c = 0; c < 8; c++)
-        for (int l = 0; l < HVS_LANES; l++)
-            hvs_fdct8(out + 8 * c * HVS_LANES + l, HVS_LANES, tmp + c * HVS_LANES + l,
-                      8 * HVS_LANES);
-}
-
 /* hvs_block_level() of each lane. */
-HVS_LANE_FN void level_lanes(const int32_t *restrict dct, const float *mask,
-                               const float *restrict ratio, float *restrict level)
-{
-    float e[HVS_LANES] = { 0.0f };
-    for (int k = 1; k < 64; k++)
-        for (int l = 0; l < HVS_LANES; l++)
-            e[l] = hvs_energy_step(e[l], dct[k * HVS_LANES + l], mask[k]);
-    for (int l = 0; l < HVS_LANES; l++)
-        level[l] = hvs_masking_level(e[l], ratio[l]);
-}
-
-#define EV_SIMD_TEMPLATE "feature/psnr_hvs/psnr_hvs_simd_tmpl.c"
-#include "cpu_builds.h"
-
-typedef void (*TermsLanesFn)(const int32_t *restrict src, const int32_t *restrict dst,
-                             const float *csf, const float *mask, float *restrict terms);
-
-static TermsLanesFn terms_lanes_for(int isa)
-{
-#if EV_HAVE_X86_SIMD
-    if (isa >= EV_ISA_AVX2)
-        return terms_lanes_avx2;
-#endif
-    (void)isa;
-    return terms_lanes_c;
-}
-
 /*
  * One plane's mean weighted error: blocks every 7 samples while 8 samples
  * remain ((y < h - 7) and (x < w - 7)), their 64 terms each added to one fp32
@@ -281,7 +190,8 @@ static float plane_sum(const HvsState *s, const VmafPicture *ref, const VmafPict
     float terms[64];
     float acc = 0.0f;
     int32_t count = 0;
-    const TermsLanesFn terms_lanes = terms_lanes_for(ev_cpu_isa());
+    static const HvsTermsLanesFn *const kern[EV_ISA_COUNT] = EV_SIMD_TABLE_256(hvs_terms_lanes);
+    const HvsTermsLanesFn terms_lanes = *kern[ev_cpu_isa()];
 
     for (unsigned y = 0; y + 7 < h; y += HVS_STEP) {
         unsigned x = 0;

@@ -310,31 +310,10 @@ static void prescale_rows(SpeedCore *c, const float *src, size_t stride)
                             c->splane + (size_t)y * c->sstride);
 }
 
-#define EV_SIMD_TEMPLATE "feature/speed/speed_simd_tmpl.c"
-#define EV_SIMD_AVX512
-#include "cpu_builds.h"
-
-/* The loops above for one instruction set (cpu.h). */
-typedef struct SpeedKern {
-    void (*load_row)(const uint8_t *src, unsigned bpc, int w, float *restrict d);
-    void (*vertical_taps)(const float *f, int n, const float *src, size_t stride, int h, int i,
-                          int w, float *restrict out);
-    void (*covariance_sums)(SpeedCore *c);
-} SpeedKern;
-
 static const SpeedKern *speed_kern(void)
 {
-    static const SpeedKern c = { load_row_c, vertical_taps_c, covariance_sums_c };
-#if EV_HAVE_X86_SIMD
-    static const SpeedKern avx2 = { load_row_avx2, vertical_taps_avx2, covariance_sums_avx2 };
-    static const SpeedKern avx512 = { load_row_avx512, vertical_taps_avx512, covariance_sums_avx512 };
-    const int isa = ev_cpu_isa();
-    if (isa >= EV_ISA_AVX512)
-        return &avx512;
-    if (isa >= EV_ISA_AVX2)
-        return &avx2;
-#endif
-    return &c;
+    static const SpeedKern *const kern[EV_ISA_COUNT] = EV_SIMD_TABLE(speed_kern);
+    return kern[ev_cpu_isa()];
 }
 
 void speed_core_load(const SpeedCore *c, const VmafPicture *pic, unsigned plane,

@@ -13,6 +13,7 @@
 
 #include "feature/common/prescale.h"
 #include "libvmaf/picture.h"
+#include "simd.h"
 #include "speed_arith.h"
 
 /** Widest filter any accepted kernel scale gives (9 * 4 -> 37 taps). */
@@ -154,5 +155,14 @@ void speed_core_conclusion_bind(const SpeedCore *c, SpeedCore *out, void *mem);
  * *singular is set when either one is.
  */
 float speed_core_score(const SpeedCore *c, bool *singular);
+
+/** The CPU loops, each instruction set's build (speed_simd_tmpl.c, src/simd.h). */
+typedef struct SpeedKern {
+    void (*load_row)(const uint8_t *src, unsigned bpc, int w, float *restrict d);
+    void (*vertical_taps)(const float *f, int n, const float *src, size_t stride, int h, int i,
+                          int w, float *restrict out);
+    void (*covariance_sums)(SpeedCore *c);
+} SpeedKern;
+EV_SIMD_DECLARE(SpeedKern, speed_kern);
 
 #endif

@@ -1,12 +1,14 @@
 /*
- * SpEED's vectorised loops (speed_core.c), built once per instruction set:
- * speed_core.c includes this file with KFN(name) naming each build. Plain C;
- * only the vector width differs between builds, never an operation or the
- * order of a sum.
+ * SpEED's loops (speed_core.c), built once per instruction set
+ * (src/simd.h): the same operations per element and sums in the
+ * reference's order, so only the vector width differs between builds.
  */
+#include <stddef.h>
+#include <stdint.h>
 
+#include "speed_core.h"
 /* One row of a plane as float with SPEED_OFFSET. */
-static void KFN(load_row)(const uint8_t *src, unsigned bpc, int w, float *restrict d)
+static void load_row(const uint8_t *src, unsigned bpc, int w, float *restrict d)
 {
     if (bpc == 8) {
         for (int j = 0; j < w; j++)
@@ -22,7 +24,7 @@ static void KFN(load_row)(const uint8_t *src, unsigned bpc, int w, float *restri
 
 /* Vertical taps of row i (taps outer, columns inner: each sample's running
  * sum keeps the ascending tap order). */
-static void KFN(vertical_taps)(const float *f, int n, const float *src, size_t stride,
+static void vertical_taps(const float *f, int n, const float *src, size_t stride,
                                int h, int i, int w, float *restrict out)
 {
     const int r = n / 2;
@@ -39,7 +41,7 @@ static void KFN(vertical_taps)(const float *f, int n, const float *src, size_t s
 
 /* The 25 submatrix means and the 25x25 covariance sums of the decimated
  * image: submatrix k starts at (k / 5, k % 5) and is subh x subw. */
-static void KFN(covariance_sums)(SpeedCore *c)
+static void covariance_sums(SpeedCore *c)
 {
     SpeedLinalg *la = &c->la;
     const int ow = c->ow, subw = c->subw, subh = c->subh;
@@ -85,3 +87,5 @@ static void KFN(covariance_sums)(SpeedCore *c)
         }
     }
 }
+
+const SpeedKern EV_SIMD_NAME(speed_kern) = { load_row, vertical_taps, covariance_sums };

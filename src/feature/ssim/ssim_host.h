@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "simd.h"
 #include "ssim_arith.h"
 
 /* ---- Conclusions (every backend) ---- */
@@ -45,6 +46,19 @@ int ms_ssim_pool(const float l[MS_SSIM_SCALES], const float c[MS_SSIM_SCALES],
 /* ---- CPU engine ---- */
 
 /** Means of one image pair over the valid region, each fp32 as the reference stores it. */
+/* The engine's rows: the five filtered quantities, the statistic's pieces,
+ * the l/c/s terms. */
+enum { Q_MU1, Q_MU2, Q_XX, Q_YY, Q_XY, Q_COUNT };
+enum { S_SIG1, S_SIG2, S_SIG12, S_ROOT, S_COUNT };
+enum { T_L, T_C, T_S, T_COUNT };
+
+/** The box's first and last tap offsets: [-(f/2), f/2 - (f even)], as the reference's kernel. */
+static inline void box_reach(int f, int *lo, int *hi)
+{
+    *lo = -(f / 2);
+    *hi = f / 2 - ((f & 1) ? 0 : 1);
+}
+
 typedef struct SsimMeans {
     float ssim, l, c, s;
 } SsimMeans;
@@ -136,6 +150,8 @@ typedef struct SsimKern {
                         float *dst, size_t dst_stride, float *split, double *acc);
 } SsimKern;
 
+/** Each instruction set's build (ssim_simd_tmpl.c, src/simd.h). */
+EV_SIMD_DECLARE(SsimKern, ssim_kern);
 const SsimKern *ssim_kern_for(int isa);
 
 #endif

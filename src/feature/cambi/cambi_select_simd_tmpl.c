@@ -1,5 +1,7 @@
 /*
- * cambi_select.h's stopper scans for AVX2 and AVX-512: a block of 8 or 16
+ * cambi_select.h's stopper scans, built once per instruction set
+ * (src/simd.h). The C build (and NEON's) tests one position at a time.
+ * AVX2 and AVX-512: a block of 8 or 16
  * values is compared with the pivot at once, and the positions of the lanes
  * that pass are packed to the front of a vector (AVX2: through a table of
  * lane lists; AVX-512: vpcompressd into a register, since a compress
@@ -12,10 +14,11 @@
 
 #include "cambi_select.h"
 
-#if EV_HAVE_X86_SIMD
-
+#if EV_SIMD_IS_AVX2 || EV_SIMD_IS_AVX512
 #include <immintrin.h>
+#endif
 
+#if EV_SIMD_IS_AVX2
 /* For each 8-bit lane mask, the set lanes ascending, one per byte. */
 static const uint64_t set_lanes[256] = {
     0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000001ull, 0x0000000000000100ull,
@@ -84,15 +87,12 @@ static const uint64_t set_lanes[256] = {
     0x0000070605040302ull, 0x0007060504030200ull, 0x0007060504030201ull, 0x0706050403020100ull,
 };
 
-#define TGT_AVX2 __attribute__((target("avx2,popcnt")))
-#define TGT_AVX512 __attribute__((target("avx512f,avx512bw,avx512dq,avx512vl,avx512cd,avx2,popcnt")))
-
-static inline TGT_AVX2 __m256i lanes_of(unsigned m)
+static inline __m256i lanes_of(unsigned m)
 {
     return _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)&set_lanes[m]));
 }
 
-TGT_AVX2 int cambi_stoppers_left_avx2(const float *a, int from, int to, float pivot, int *buf)
+static int stoppers_left(const float *a, int from, int to, float pivot, int *buf)
 {
     const __m256 p = _mm256_set1_ps(pivot);
     int n = 0, x = from;
@@ -110,7 +110,7 @@ TGT_AVX2 int cambi_stoppers_left_avx2(const float *a, int from, int to, float pi
     return n;
 }
 
-TGT_AVX2 int cambi_stoppers_right_avx2(const float *a, int from, int to, float pivot, int *buf)
+static int stoppers_right(const float *a, int from, int to, float pivot, int *buf)
 {
     const __m256 p = _mm256_set1_ps(pivot);
     const __m256i rev = _mm256_setr_epi32(7, 6, 5, 4, 3, 2, 1, 0);
@@ -128,9 +128,8 @@ TGT_AVX2 int cambi_stoppers_right_avx2(const float *a, int from, int to, float p
     }
     return n;
 }
-
-TGT_AVX512 int cambi_stoppers_left_avx512(const float *a, int from, int to, float pivot,
-                                          int *buf)
+#elif EV_SIMD_IS_AVX512
+static int stoppers_left(const float *a, int from, int to, float pivot, int *buf)
 {
     const __m512 p = _mm512_set1_ps(pivot);
     const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -148,8 +147,7 @@ TGT_AVX512 int cambi_stoppers_left_avx512(const float *a, int from, int to, floa
     return n;
 }
 
-TGT_AVX512 int cambi_stoppers_right_avx512(const float *a, int from, int to, float pivot,
-                                           int *buf)
+static int stoppers_right(const float *a, int from, int to, float pivot, int *buf)
 {
     const __m512 p = _mm512_set1_ps(pivot);
     const __m512i iota = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -168,5 +166,26 @@ TGT_AVX512 int cambi_stoppers_right_avx512(const float *a, int from, int to, flo
     }
     return n;
 }
+#else
+static int stoppers_left(const float *a, int from, int to, float pivot, int *buf)
+{
+    int n = 0;
+    for (int x = from; x <= to; x++) {
+        buf[n] = x;
+        n += a[x] <= pivot;
+    }
+    return n;
+}
 
+static int stoppers_right(const float *a, int from, int to, float pivot, int *buf)
+{
+    int n = 0;
+    for (int x = from; x >= to; x--) {
+        buf[n] = x;
+        n += a[x] >= pivot;
+    }
+    return n;
+}
 #endif
+
+const CambiStopperScans EV_SIMD_NAME(cambi_stoppers) = { stoppers_left, stoppers_right };
