@@ -66,17 +66,21 @@ void vmaf_os_advise_huge(void *p, size_t size);
 
 /* ---- Dynamic loading ---- */
 
-/* The GPU drivers' libraries, loaded at run time (nothing links against them). */
+/* The GPU drivers' libraries, loaded at run time (nothing links against them);
+ * NVCUVID is NVDEC's, which FFmpeg opens and the tool asks about engines. */
 #if VMAF_OS_WINDOWS
 #define VMAF_OS_CUDA_LIB "nvcuda.dll"
+#define VMAF_OS_NVCUVID_LIB "nvcuvid.dll"
 #define VMAF_OS_OPENCL_LIB "OpenCL.dll"
 #define VMAF_OS_OPENCL_LIB_ALT NULL
 #elif defined(__APPLE__)
 #define VMAF_OS_CUDA_LIB "libcuda.dylib"
+#define VMAF_OS_NVCUVID_LIB "libnvcuvid.dylib"
 #define VMAF_OS_OPENCL_LIB "/System/Library/Frameworks/OpenCL.framework/OpenCL"
 #define VMAF_OS_OPENCL_LIB_ALT NULL
 #else
 #define VMAF_OS_CUDA_LIB "libcuda.so.1"
+#define VMAF_OS_NVCUVID_LIB "libnvcuvid.so.1"
 #define VMAF_OS_OPENCL_LIB "libOpenCL.so.1"
 #define VMAF_OS_OPENCL_LIB_ALT "libOpenCL.so"
 #endif
