@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # FFmpeg 7.1 cross-built for 64-bit Windows against this project's static
-# libvmaf.pc, and its libvmaf filter checked under Wine against the Linux CLI.
+# libvmaf.pc, and its libvmaf filter checked under Wine against the Linux CLI;
+# or, with --module-libs, FFmpeg's static libraries that the tool's Windows
+# input module (exactvmaf-ffmpeg.dll) links.
 #   usage: scripts/build-ffmpeg-windows.sh [WORKDIR]
+#          scripts/build-ffmpeg-windows.sh --module-libs [WORKDIR]
 #   WORKDIR  where everything is built, outside the repo (default
 #            /tmp/exactvmaf-ffmpeg-win); a step already done there is not redone
 #            (delete WORKDIR/ffmpeg-build to rebuild FFmpeg)
@@ -32,9 +35,29 @@
 # the source 7 s, FFmpeg's configure 43-51 s and make 104-168 s, the check 2 s),
 # plus the Linux tool when build/ lacks it: not in CI (docs/testing.md says why).
 # Exit status 0 only when every value is identical and the control differs.
+#
+# --module-libs: steps 2 and 3' only. FFmpeg's libavformat, libavcodec,
+# libavfilter, libswscale and libavutil, static (Win32 threads, x86 asm where
+# nasm is), installed with their .pc files into WORKDIR/module-prefix, the
+# place scripts/run-windows-tests.sh looks for them (EXACTVMAF_FFMPEG_WIN
+# names another WORKDIR). The parts the tool's input module reads: the
+# demuxers mov (mp4, m4v, mov), matroska (mkv, webm), avi, mpegts, mpegps,
+# ivf, yuv4mpegpipe, rawvideo and the raw H.264/HEVC/MPEG elementary streams;
+# the CPU decoders h264, hevc, vp8, vp9, mpeg1video, mpeg2video, mpeg4,
+# mjpeg, prores, ffv1, rawvideo; the filters buffer, buffersink, scale,
+# format, null. Not there: AV1 (FFmpeg's software AV1 is libdav1d, not
+# built here) and NVDEC (FFmpeg 7.1 needs nv-codec-headers >= 11.1.5.3,
+# Debian 12 has 11.1.5.2: --hwdec on Windows says the decoder has no NVDEC).
+# Once: 15.5 min on 2 cores shared with a run of the Windows tests
+# (configure 94 s, make install 835 s; 5.4 min of CPU), outside CI's budget.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
+mode=filter
+if [ "${1:-}" = --module-libs ]; then
+    mode=module
+    shift
+fi
 W=$(realpath -m "${1:-/tmp/exactvmaf-ffmpeg-win}")
 case "$W/" in "$repo"/*) echo "WORKDIR must be outside the repo"; exit 2 ;; esac
 mkdir -p "$W"
@@ -44,6 +67,60 @@ log() { echo "[$(date +%H:%M:%S)] $*"; }
 
 scripts/install-missing.sh x86_64-w64-mingw32-gcc-posix:gcc-mingw-w64 wine:wine wine64 \
     make:make pkg-config:pkg-config meson:meson ninja:ninja-build > /dev/null
+
+# 2. FFmpeg 7.1's source, Debian trixie's package.
+fetch_source() {
+    if ! ls -d "$W"/ffmpeg-7.1*/configure > /dev/null 2>&1; then
+        log "fetching FFmpeg's source (Debian trixie ffmpeg)"
+        src=/etc/apt/sources.list.d/build-ffmpeg-windows-trixie-src.sources
+        uri=$(grep -h '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1 | awk '{print $2}')
+        [ -n "$uri" ] || { echo "no Debian source entry (URIs:) found in /etc/apt/sources.list.d"; exit 1; }
+        printf 'Types: deb-src\nURIs: %s\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+            "$uri" > $src
+        trap 'rm -f $src; apt-get update -qq > /dev/null 2>&1 || true' EXIT
+        apt-get update -qq > /dev/null 2>&1
+        ( cd "$W" && apt-get source --download-only ffmpeg/trixie > /dev/null 2>&1 )
+        rm -f $src
+        trap - EXIT
+        apt-get update -qq > /dev/null 2>&1 || true
+        tar -xf "$W"/ffmpeg_*.orig.tar.xz -C "$W"
+    fi
+}
+
+# 3'. --module-libs: FFmpeg's static libraries for the tool's input module.
+if [ $mode = module ]; then
+    fetch_source
+    ffsrc=$(ls -d "$W"/ffmpeg-7.1* | head -1)
+    mp=$W/module-prefix
+    if [ ! -f "$mp/lib/pkgconfig/libavformat.pc" ]; then
+        asm=--disable-x86asm
+        command -v nasm > /dev/null && asm=
+        rm -rf "$W/module-build" "$mp"
+        mkdir -p "$W/module-build"
+        log "configuring $(basename "$ffsrc")'s libraries for the input module (x86_64-w64-mingw32)"
+        t0=$(date +%s)
+        ( cd "$W/module-build" && "$ffsrc/configure" --prefix="$mp" \
+            --target-os=mingw32 --arch=x86_64 --cross-prefix=x86_64-w64-mingw32- --enable-cross-compile \
+            --pkg-config=pkg-config --enable-static --disable-shared \
+            --disable-everything --disable-doc --disable-programs $asm --disable-network \
+            --disable-autodetect --enable-w32threads --disable-avdevice --disable-swresample \
+            --enable-protocol=file,pipe \
+            --enable-demuxer=mov,matroska,avi,mpegts,mpegps,ivf,yuv4mpegpipe,rawvideo,h264,hevc,m4v,mpegvideo \
+            --enable-decoder=h264,hevc,vp8,vp9,mpeg1video,mpeg2video,mpeg4,mjpeg,prores,ffv1,rawvideo \
+            --enable-parser=h264,hevc,vp8,vp9,mpeg4video,mpegvideo,mjpeg \
+            --enable-filter=buffer,buffersink,scale,format,null ) > "$W/module-configure.log" 2>&1 \
+            || { tail -30 "$W/module-configure.log"; exit 1; }
+        t1=$(date +%s)
+        log "building and installing the libraries into $mp (make -j$jobs)"
+        make -C "$W/module-build" -j"$jobs" install > "$W/module-make.log" 2>&1 \
+            || { tail -30 "$W/module-make.log"; exit 1; }
+        t2=$(date +%s)
+        echo "configure $((t1 - t0)) s, make -j$jobs $((t2 - t1)) s" | tee "$W/module-build-time.txt"
+    fi
+    log "FFmpeg's libraries for the input module: $mp (scripts/run-windows-tests.sh builds"
+    log "exactvmaf-ffmpeg.dll against them: EXACTVMAF_FFMPEG_WIN=$W when WORKDIR is not the default)"
+    exit 0
+fi
 
 # 1. Our library for Windows, static, with its libvmaf.pc.
 if [ ! -f "$W/prefix/lib/pkgconfig/libvmaf.pc" ]; then
@@ -70,22 +147,7 @@ if x86_64-w64-mingw32-objdump -p "$W/client.exe" | grep -qi 'DLL Name: libexactv
 fi
 log "libvmaf.pc: $(grep -E '^(Version|Libs|Libs.private):' "$W/prefix/lib/pkgconfig/libvmaf.pc" | tr '\n' ' ')"
 
-# 2. FFmpeg 7.1's source, Debian trixie's package.
-if ! ls -d "$W"/ffmpeg-7.1*/configure > /dev/null 2>&1; then
-    log "fetching FFmpeg's source (Debian trixie ffmpeg)"
-    src=/etc/apt/sources.list.d/build-ffmpeg-windows-trixie-src.sources
-    uri=$(grep -h '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -1 | awk '{print $2}')
-    [ -n "$uri" ] || { echo "no Debian source entry (URIs:) found in /etc/apt/sources.list.d"; exit 1; }
-    printf 'Types: deb-src\nURIs: %s\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-        "$uri" > $src
-    trap 'rm -f $src; apt-get update -qq > /dev/null 2>&1 || true' EXIT
-    apt-get update -qq > /dev/null 2>&1
-    ( cd "$W" && apt-get source --download-only ffmpeg/trixie > /dev/null 2>&1 )
-    rm -f $src
-    trap - EXIT
-    apt-get update -qq > /dev/null 2>&1 || true
-    tar -xf "$W"/ffmpeg_*.orig.tar.xz -C "$W"
-fi
+fetch_source
 ffsrc=$(ls -d "$W"/ffmpeg-7.1* | head -1)
 
 # 3. FFmpeg for Windows against our libvmaf.pc.

@@ -9,9 +9,17 @@
 # code builds (the CUDA kernels are the native build's); nothing GPU runs under
 # Wine. Without mingw-w64 or Wine, and no way to install them, it skips: the
 # log then holds one skipped entry saying why (for scripts/test_summary.py).
+# Compressed input: where FFmpeg's libraries for Windows are (made once,
+# outside the repo, by `scripts/build-ffmpeg-windows.sh --module-libs`, about
+# 5 min: too long for CI's budget every run, so they are kept in
+# /tmp/exactvmaf-ffmpeg-win, or $EXACTVMAF_FFMPEG_WIN, and reused), the tool's
+# FFmpeg input module is built (tools/exactvmaf-ffmpeg.dll, those libraries
+# linked in) and tests/windows_decode_test.py compares the Windows tool on
+# H.264, HEVC and FFV1 files, and scaled, with the Linux tool byte for byte;
+# where they are not, that check is one skipped entry naming the command.
 # Results: build-win/meson-logs/testlog.json (unit, golden),
 # testlog-cli.json, and build-win/windows-compare.json (the byte comparisons:
-# one entry per golden set, one for the paths run).
+# one entry per golden set, one for the paths run, the compressed-input checks).
 # usage: scripts/run-windows-tests.sh [meson test options...]
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -38,11 +46,23 @@ mkdir -p "$build"
 if [ ! -f "$WINEPREFIX/system.reg" ]; then
     wineboot -i >/dev/null 2>&1 || skip "wineboot cannot make a Wine prefix: nothing runs under Wine"
 fi
+# FFmpeg's static libraries for Windows, where they were made: the input
+# module links them (a static-only FFmpeg writes its libraries into Libs).
+ffwin=${EXACTVMAF_FFMPEG_WIN:-/tmp/exactvmaf-ffmpeg-win}/module-prefix/lib/pkgconfig
+ffopts=(-Dffmpeg=disabled)
+if [ -f "$ffwin/libavformat.pc" ]; then
+    ffopts=(-Dffmpeg=enabled -Dpkg_config_path="$ffwin")
+fi
 if [ ! -f "$build/build.ninja" ]; then
     # No nvcc kernels: the cubins are the native build's (the same for both
     # systems); the CUDA host code needs them, OpenCL's builds without.
     meson setup "$build" --cross-file cross/x86_64-w64-mingw32.txt \
-        -Dcuda=disabled -Dffmpeg=disabled -Dpython=disabled >/dev/null || exit 1
+        -Dcuda=disabled -Dpython=disabled "${ffopts[@]}" >/dev/null || exit 1
+    echo "${ffopts[*]}" > "$build/ffmpeg-options"
+elif [ "$(cat "$build/ffmpeg-options" 2>/dev/null)" != "${ffopts[*]}" ]; then
+    # The libraries came or went since the build was configured.
+    meson configure "$build" "${ffopts[@]}" >/dev/null || exit 1
+    echo "${ffopts[*]}" > "$build/ffmpeg-options"
 fi
 ninja -C "$build" >/dev/null || exit 1
 if [ ! -x "$linux/tools/exactvmaf" ]; then
@@ -126,6 +146,25 @@ print('windows vs linux: %d of %d golden output files byte-identical; paths run:
       % (same, tot, entries[-1][1]))
 sys.exit(0 if all(e[1] == 'OK' for e in entries) else 1)
 EOF
+# Compressed input: the Windows tool's FFmpeg module against Linux's.
+decode_skip() {
+    echo "SKIP: $1"
+    python3 -c 'import json, sys; print(json.dumps({"name": "ffmpeg input (exactvmaf-ffmpeg.dll)",
+        "result": "SKIP", "stdout": "SKIP: " + sys.argv[1]}))' "$1" >> "$build/windows-compare.json"
+}
+if [ "${ffopts[0]}" = -Dffmpeg=disabled ]; then
+    decode_skip "no FFmpeg libraries for Windows in $ffwin: exactvmaf-ffmpeg.dll is not built \
+and compressed input is not tested under Wine; make them once (about 5 min, outside the repo) \
+with scripts/build-ffmpeg-windows.sh --module-libs, then run scripts/run-windows-tests.sh again"
+elif [ ! -f "$linux/tools/exactvmaf-ffmpeg.so" ]; then
+    decode_skip "the Linux build ($linux) has no FFmpeg module to compare with"
+elif ! scripts/install-missing.sh ffmpeg:ffmpeg >/dev/null; then
+    decode_skip "no ffmpeg tool to make the compressed pairs with"
+else
+    python3 tests/windows_decode_test.py --win-exe "$build/tools/exactvmaf.exe" \
+        --linux-exe "$linux/tools/exactvmaf" --work "$build/decode-test" \
+        --log "$build/windows-compare.json" || rc=1
+fi
 python3 scripts/test_summary.py "$build/meson-logs/testlog.json" \
     "$build/meson-logs/testlog-cli.json" "$build/windows-compare.json"
 exit $rc

@@ -8,7 +8,6 @@
  * without a trip through host memory; the host gets a copy only where it
  * must shift, convert or scale the samples.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdint.h>
@@ -16,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../src/os/os.h"
 #include "av_hwdec.h"
 
 /* hwcontext_cuda.h includes <cuda.h> unless CUDA_VERSION is defined; the
@@ -199,12 +199,14 @@ unsigned av_hwdec_engines(const AvHwdec *h, enum AVCodecID id, unsigned bpc,
     if (codec < 0 || !h->device) return 0;
     /* Both libraries are in the process already (FFmpeg opened them): these
      * calls take references to them, dropped below. */
-    void *cu = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    void *cv = dlopen("libnvcuvid.so.1", RTLD_NOW | RTLD_LOCAL);
-    int (*push)(CUcontext) = cu ? (int (*)(CUcontext))dlsym(cu, "cuCtxPushCurrent_v2") : NULL;
-    int (*pop)(CUcontext *) = cu ? (int (*)(CUcontext *))dlsym(cu, "cuCtxPopCurrent_v2") : NULL;
-    int (*caps)(DecoderCaps *) = cv ? (int (*)(DecoderCaps *))dlsym(cv, "cuvidGetDecoderCaps")
-                                    : NULL;
+    void *cu = vmaf_os_dlopen(VMAF_OS_CUDA_LIB, NULL, 0);
+    void *cv = vmaf_os_dlopen(VMAF_OS_NVCUVID_LIB, NULL, 0);
+    int (*push)(CUcontext) = cu ? (int (*)(CUcontext))vmaf_os_dlsym(cu, "cuCtxPushCurrent_v2")
+                                : NULL;
+    int (*pop)(CUcontext *) = cu ? (int (*)(CUcontext *))vmaf_os_dlsym(cu, "cuCtxPopCurrent_v2")
+                                 : NULL;
+    int (*caps)(DecoderCaps *) = cv ? (int (*)(DecoderCaps *))vmaf_os_dlsym(cv,
+                                          "cuvidGetDecoderCaps") : NULL;
     unsigned engines = 0;
     const AVCUDADeviceContext *hw = ((const AVHWDeviceContext *)h->device->data)->hwctx;
     if (push && pop && caps && !push(hw->cuda_ctx)) {
@@ -218,8 +220,8 @@ unsigned av_hwdec_engines(const AvHwdec *h, enum AVCodecID id, unsigned bpc,
         CUcontext prev;
         pop(&prev);
     }
-    if (cv) dlclose(cv);
-    if (cu) dlclose(cu);
+    vmaf_os_dlclose(cv);
+    vmaf_os_dlclose(cu);
     return engines;
 }
 

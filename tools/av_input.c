@@ -880,7 +880,7 @@ static int container_rate(const char *path, double bits, double *kbps, const cha
     return *kbps > 0 ? 0 : -EINVAL;
 }
 
-__attribute__((visibility("default"))) const AvModule *exactvmaf_ffmpeg_module(void)
+VMAF_OS_MODULE_EXPORT const AvModule *exactvmaf_ffmpeg_module(void)
 {
     static const AvModule m = {
         .abi = AV_MODULE_ABI,

@@ -1,25 +1,29 @@
 /*
  * The command-line tool's FFmpeg side as a module of its own
- * (exactvmaf-ffmpeg.so: av_input.c, av_sessions.c, av_hwdec.c), opened with
- * dlopen() the first time a file needs decoding. A distribution's FFmpeg
+ * (exactvmaf-ffmpeg.so, on Windows exactvmaf-ffmpeg.dll: av_input.c,
+ * av_sessions.c, av_hwdec.c), opened with vmaf_os_dlopen() the first time a
+ * file needs decoding. A distribution's FFmpeg
  * libraries bring a hundred or more shared libraries with them, whose
  * loading took 0.1 s of every run on Debian 12, y4m runs included (Netflix's
  * tool starts in a millisecond); now only runs that decode pay it.
  *
  * The module calls back into the tool (video_input.c's functions and the
- * library's, which the tool exports) and gives this table; av_module.c is
- * the tool's side.
+ * library's, which the tool exports; on Windows the module links the
+ * tool's import library, and its pthread_* are the tool's winpthreads, so
+ * that a thread the tool starts can be joined by the module) and gives
+ * this table; av_module.c is the tool's side.
  */
 #ifndef EXACTVMAF_TOOLS_AV_MODULE_H
 #define EXACTVMAF_TOOLS_AV_MODULE_H
 
 #include <stdint.h>
 
+#include "../src/os/os.h"
 #include "video_input.h"
 
 /* Bumped with any change of the table or of VideoInput's layout. */
 #define AV_MODULE_ABI 1
-#define AV_MODULE_FILE "exactvmaf-ffmpeg.so"
+#define AV_MODULE_FILE "exactvmaf-ffmpeg" VMAF_OS_MODULE_SUFFIX
 #define AV_MODULE_ENTRY "exactvmaf_ffmpeg_module"
 
 typedef struct AvModule {

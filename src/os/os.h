@@ -66,26 +66,43 @@ void vmaf_os_advise_huge(void *p, size_t size);
 
 /* ---- Dynamic loading ---- */
 
-/* The GPU drivers' libraries, loaded at run time (nothing links against them). */
+/* The GPU drivers' libraries, loaded at run time (nothing links against them);
+ * NVCUVID is NVDEC's, which FFmpeg opens and the tool asks about engines. */
 #if VMAF_OS_WINDOWS
 #define VMAF_OS_CUDA_LIB "nvcuda.dll"
+#define VMAF_OS_NVCUVID_LIB "nvcuvid.dll"
 #define VMAF_OS_OPENCL_LIB "OpenCL.dll"
 #define VMAF_OS_OPENCL_LIB_ALT NULL
 #elif defined(__APPLE__)
 #define VMAF_OS_CUDA_LIB "libcuda.dylib"
+#define VMAF_OS_NVCUVID_LIB "libnvcuvid.dylib"
 #define VMAF_OS_OPENCL_LIB "/System/Library/Frameworks/OpenCL.framework/OpenCL"
 #define VMAF_OS_OPENCL_LIB_ALT NULL
 #else
 #define VMAF_OS_CUDA_LIB "libcuda.so.1"
+#define VMAF_OS_NVCUVID_LIB "libnvcuvid.so.1"
 #define VMAF_OS_OPENCL_LIB "libOpenCL.so.1"
 #define VMAF_OS_OPENCL_LIB_ALT "libOpenCL.so"
+#endif
+
+/*
+ * The suffix of a module the build makes with meson's shared_module() (the
+ * tool's FFmpeg input module: tools/meson.build names it the same way), and
+ * the mark of the one function a module exports.
+ */
+#if VMAF_OS_WINDOWS
+#define VMAF_OS_MODULE_SUFFIX ".dll"
+#define VMAF_OS_MODULE_EXPORT __declspec(dllexport)
+#else
+#define VMAF_OS_MODULE_SUFFIX ".so"
+#define VMAF_OS_MODULE_EXPORT __attribute__((visibility("default")))
 #endif
 
 /*
  * Open a shared library (its symbols kept to itself), or NULL with the
  * system's reason in why[len]. A bare Windows name is looked for in the
  * system folder only, not in the current one (a planted nvcuda.dll there
- * would run as us).
+ * would run as us); a Windows path may be written with '/' or '\\'.
  */
 void *vmaf_os_dlopen(const char *name, char *why, size_t len);
 /* A function of it by name, or NULL. */

@@ -66,10 +66,22 @@ static void last_error(char *why, size_t len)
 void *vmaf_os_dlopen(const char *name, char *why, size_t len)
 {
     const int bare = !strchr(name, '/') && !strchr(name, '\\');
+    /* LOAD_WITH_ALTERED_SEARCH_PATH wants backslashes (its search with '/'
+     * is undefined): a path such as the tool's folder + "/module.dll" is
+     * given to it with each '/' turned. */
+    char path[MAX_PATH];
+    if (!bare) {
+        if (strlen(name) >= sizeof(path)) {
+            if (why && len) snprintf(why, len, "%s: path too long", name);
+            return NULL;
+        }
+        for (size_t i = 0; (path[i] = name[i] == '/' ? '\\' : name[i]); i++)
+            ;
+    }
     /* No error box when the library is missing: the caller says so. */
     const UINT old = SetErrorMode(SEM_FAILCRITICALERRORS | SEM_NOOPENFILEERRORBOX);
     HMODULE lib = bare ? LoadLibraryExA(name, NULL, LOAD_LIBRARY_SEARCH_SYSTEM32)
-                       : LoadLibraryExA(name, NULL, LOAD_WITH_ALTERED_SEARCH_PATH);
+                       : LoadLibraryExA(path, NULL, LOAD_WITH_ALTERED_SEARCH_PATH);
     SetErrorMode(old);
     if (!lib && why && len) last_error(why, len);
     return (void *)lib;
