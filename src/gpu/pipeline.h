@@ -52,7 +52,7 @@
  * (vmaf_gpu_add). The pipeline then calls the twin's lane_init, enqueue and
  * prepare, and the framework's conclusion it was given (VmafGpuConfig),
  * never the framework by name. What a twin calls is in gpu/twin.h; this
- * header is the context's side. pipeline_internal.h lists the files.
+ * header is the context's side. gpu/lane.h lists the files.
  */
 #ifndef EXACTVMAF_GPU_PIPELINE_H
 #define EXACTVMAF_GPU_PIPELINE_H
