@@ -3,8 +3,9 @@
  * CPU where none is usable), the pipeline started with the twins of the
  * registered metrics, the pool's pictures pinned for it, and the records
  * of which device computes each extractor. Under backend auto the GPU's
- * errors are held back from here on: the CPU takes over where it cannot
- * start (from frame 0) or fails mid-run (failover.c).
+ * errors are held back while it starts: the CPU takes over where it cannot
+ * start (from frame 0); where it fails mid-run, the failover the context
+ * makes next (failover.c) holds them.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -15,7 +16,6 @@
 #include "context_internal.h"
 #include "device_record.h"
 #include "export.h"
-#include "failover.h"
 #include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
 #if EXACTVMAF_HAVE_OPENCL
@@ -355,10 +355,11 @@ int vmaf_ctx_start_gpu(VmafContext *vmaf)
                  "computing on the CPU from frame 0", why[0] ? why : strerror(-err));
         for (unsigned i = 0; i < vmaf->n_reg; i++) vmaf->reg[i].gpu = false;
         err = 0;
-    } else if (hold && !err && vmaf->gpu) {
-        err = vmaf_failover_create(vmaf);
     } else if (hold) {
-        vmaf_log_release(vmaf->log_id, true, NULL, 0);
+        /* With the pipeline running, what the start recovered from (fewer
+         * frames in flight where memory was short, said as info) is not
+         * the run's error; else the held messages are the run's. */
+        vmaf_log_release(vmaf->log_id, !(!err && vmaf->gpu), NULL, 0);
     }
     return err;
 }

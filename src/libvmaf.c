@@ -1,17 +1,19 @@
 /*
- * The context: registrations, frame scheduling over worker threads, and
- * the libvmaf API entry points that are not about models or output.
+ * The context: registrations, its start, each frame handed to the parts
+ * that compute it, the flush, and the libvmaf API entry points that are
+ * not about models or output.
  *
- * Threads: every non-temporal extractor has one instance per worker, and a
- * frame is computed whole by one worker, so a frame's bits never depend on
- * the thread count. Temporal extractors run on the calling thread in index
- * order. The job queue holds at most 2 frames per worker, which bounds
- * memory independently of the clip length.
+ * The start (start(), at the first picture: the API gives the geometry
+ * there) makes the parts in one place, in order: the GPU side
+ * (context_gpu.c: devices, the pipeline and its twins), under backend auto
+ * the failover that watches it (failover.c), then the CPU's scheduler
+ * (scheduler.h) with every metric the GPU does not take.
  *
  * GPU: extractors with a twin on the chosen backend have one instance in
  * the GPU frame pipeline (src/gpu/pipeline.h), which holds K frames in
  * flight per device and concludes them in order on its own thread; the
- * others run on the CPU as above, in the same run.
+ * others run on the CPU's scheduler (its worker threads, or the calling
+ * thread), in the same run.
  */
 #include <errno.h>
 #include <limits.h>
@@ -31,6 +33,7 @@
 #include "gpu/pipeline.h"
 #include "log.h"
 #include "picture_internal.h"
+#include "scheduler.h"
 
 void vmaf_ctx_bind_log(const VmafContext *vmaf) { vmaf_log_bind(vmaf ? vmaf->log_id : 0); }
 VmafFeatureCollector *vmaf_ctx_collector(VmafContext *vmaf) { return vmaf->fc; }
@@ -86,25 +89,11 @@ VMAF_EXPORT int vmaf_init(VmafContext **out, VmafConfiguration cfg)
     vmaf_log_set_level(cfg.log_level);
     vmaf->log_id = vmaf_log_register(cfg.log_level);
     vmaf_log_bind(vmaf->log_id);
-    int err = vmaf_fc_create(&vmaf->fc);
+    const int err = vmaf_fc_create(&vmaf->fc);
     if (err) goto fail;
-    if (pthread_mutex_init(&vmaf->lock, NULL)) goto fail_nomem;
-    if (pthread_cond_init(&vmaf->cond_job, NULL)) goto fail_mutex;
-    if (pthread_cond_init(&vmaf->cond_space, NULL)) goto fail_cj;
-    if (pthread_cond_init(&vmaf->cond_idle, NULL)) goto fail_cs;
-    vmaf->sync_ok = true;
     *out = vmaf;
     return 0;
-fail_cs:
-    pthread_cond_destroy(&vmaf->cond_space);
-fail_cj:
-    pthread_cond_destroy(&vmaf->cond_job);
-fail_mutex:
-    pthread_mutex_destroy(&vmaf->lock);
-fail_nomem:
-    err = -ENOMEM;
 fail:
-    vmaf_fc_destroy(vmaf->fc);
     vmaf_log_unregister(vmaf->log_id);
     vmaf_log_bind(0);
     free(vmaf);
@@ -262,87 +251,16 @@ VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature
                           vmaf_fc_order_key(index, 0xfff, 0));
 }
 
-static bool is_temporal(const Registration *r)
-{
-    return r->desc->flags & VMAF_FEX_TEMPORAL;
-}
-
-bool vmaf_ctx_is_temporal(const VmafContext *vmaf, unsigned i)
-{
-    return is_temporal(&vmaf->reg[i]);
-}
-
-/* Temporal CPU extractors have their instance on the calling thread. */
-static bool on_caller(const Registration *r)
-{
-    return r->on_caller;
-}
-
-static void destroy_instances(VmafFex **inst, unsigned n)
-{
-    if (!inst) return;
-    for (unsigned i = 0; i < n; i++) vmaf_fex_destroy(inst[i]);
-    free(inst);
-}
-
-int vmaf_ctx_fill_instances(VmafContext *vmaf, VmafFex **inst, bool temporal, bool non_temporal)
-{
-    for (unsigned i = 0; i < vmaf->n_reg; i++) {
-        const Registration *r = &vmaf->reg[i];
-        if (inst[i] || r->gpu || (on_caller(r) ? !temporal : !non_temporal)) continue;
-        /* The instances before this one in the set may lead a shared pass. */
-        const VmafFexEnv env = { .division = vmaf->division, .siblings = inst, .n_siblings = i };
-        int err = vmaf_fex_create(&inst[i], r->desc, r->opts, &env, vmaf->fc, i);
-        if (err) return err;
-        err = vmaf_fex_init(inst[i], vmaf->pix_fmt, vmaf->bpc, vmaf->w, vmaf->h);
-        if (err) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: cannot start on %ux%u %u-bit pictures (%s)",
-                     r->desc->name, vmaf->w, vmaf->h, vmaf->bpc, strerror(-err));
-            return err;
-        }
-    }
-    return 0;
-}
-
-/* One thread's set of instances, all NULL: one slot per registration. */
-static VmafFex **alloc_instances(const VmafContext *vmaf)
-{
-    return calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(VmafFex *));
-}
-
-/* Instances for one thread: temporal ones only on the calling thread. */
-static int create_instances(VmafContext *vmaf, VmafFex ***out, bool temporal,
-                            bool non_temporal)
-{
-    VmafFex **inst = alloc_instances(vmaf);
-    if (!inst) return -ENOMEM;
-    const int err = vmaf_ctx_fill_instances(vmaf, inst, temporal, non_temporal);
-    if (err) {
-        destroy_instances(inst, vmaf->n_reg);
-        return err;
-    }
-    *out = inst;
-    return 0;
-}
-
 static bool subsampled_out(const VmafContext *vmaf, unsigned index)
 {
     return vmaf->cfg.n_subsample > 1 && index % vmaf->cfg.n_subsample;
 }
 
+/* A temporal extractor sees every frame, subsampled or not. */
 static bool skip_by_subsample(const VmafContext *vmaf, const Registration *r,
                               unsigned index)
 {
-    return !is_temporal(r) && subsampled_out(vmaf, index);
-}
-
-/* Does frame `index` have work for the GPU pipeline? */
-/* Whether any extractor runs on the CPU (reads the pictures' samples there). */
-static bool cpu_work(const VmafContext *vmaf)
-{
-    for (unsigned i = 0; i < vmaf->n_reg; i++)
-        if (!vmaf->reg[i].gpu) return true;
-    return false;
+    return !(r->desc->flags & VMAF_FEX_TEMPORAL) && subsampled_out(vmaf, index);
 }
 
 /* A device picture (gpu/dev_picture.h) handed in: the GPU waits for its writes. */
@@ -352,25 +270,7 @@ static int handed_over(VmafPicture *pic)
     return dp && dp->ops->handed_over ? dp->ops->handed_over(dp) : 0;
 }
 
-/*
- * Where an extractor runs on the CPU, a device picture is replaced by its
- * host copy (downloaded here, once); the pipeline holds its own reference
- * to the device picture.
- */
-int vmaf_ctx_to_host(VmafPicture *pic)
-{
-    if (!vmaf_picture_device(pic)) return 0;
-    VmafPicture host;
-    const int err = vmaf_picture_host(pic, &host);
-    if (err) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "a device picture cannot be read back (%d)", err);
-        return err;
-    }
-    vmaf_picture_unref(pic);
-    *pic = host;
-    return 0;
-}
-
+/* Does frame `index` have work for the GPU pipeline? */
 static bool gpu_work(const VmafContext *vmaf, unsigned index)
 {
     for (unsigned i = 0; vmaf->gpu && i < vmaf->n_reg; i++)
@@ -378,97 +278,29 @@ static bool gpu_work(const VmafContext *vmaf, unsigned index)
     return false;
 }
 
-static int extract_frame(VmafContext *vmaf, VmafFex **inst, const Job *job,
-                         bool temporal)
+/* The CPU's scheduler, with every metric the GPU did not take. */
+static int start_cpu(VmafContext *vmaf)
 {
-    for (unsigned i = 0; i < vmaf->n_reg; i++) {
-        if (!inst[i] || vmaf->reg[i].gpu || on_caller(&vmaf->reg[i]) != temporal) continue;
-        if (job->moved_only && (!vmaf->reg[i].moved || job->index < vmaf->reg[i].cpu_from))
-            continue;
-        if (skip_by_subsample(vmaf, &vmaf->reg[i], job->index)) continue;
-        int err = vmaf_fex_extract(inst[i], &job->ref, &job->dist, job->index);
-        if (err) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s failed on frame %u (%s)",
-                     vmaf->reg[i].desc->name, job->index, strerror(-err));
-            return err;
-        }
+    const VmafSchedConfig sc = {
+        .n_threads = vmaf->cfg.n_threads, .n_subsample = vmaf->cfg.n_subsample,
+        .n_slots = vmaf->n_reg, .division = vmaf->division, .fc = vmaf->fc,
+        .log_id = vmaf->log_id, .pix_fmt = vmaf->pix_fmt, .bpc = vmaf->bpc,
+        .w = vmaf->w, .h = vmaf->h,
+    };
+    int err = vmaf_sched_create(&vmaf->cpu, &sc);
+    for (unsigned i = 0; !err && i < vmaf->n_reg; i++) {
+        const Registration *r = &vmaf->reg[i];
+        if (!r->gpu) err = vmaf_sched_add(vmaf->cpu, i, r->desc, r->opts, 0, NULL);
     }
-    return 0;
+    return err ? err : vmaf_sched_start(vmaf->cpu);
 }
 
-static void *worker_main(void *arg)
-{
-    Worker *wk = arg;
-    VmafContext *vmaf = wk->vmaf;
-    vmaf_log_bind(vmaf->log_id);
-    /* Each worker makes its own instances, the workers side by side: their
-     * start (buffers allocated, and cleared by the kernel as they are first
-     * touched) then takes one instance's time, not one per thread. */
-    const int init_err = vmaf_ctx_fill_instances(vmaf, wk->inst, false, true);
-    pthread_mutex_lock(&vmaf->lock);
-    if (init_err && !vmaf->worker_err) vmaf->worker_err = init_err;
-    vmaf->n_ready++;
-    pthread_cond_broadcast(&vmaf->cond_idle);
-    for (;;) {
-        while (!vmaf->q_len && !vmaf->stop) pthread_cond_wait(&vmaf->cond_job, &vmaf->lock);
-        if (!vmaf->q_len && vmaf->stop) break;
-        Job job = vmaf->queue[vmaf->q_head];
-        vmaf->q_head = (vmaf->q_head + 1) % vmaf->q_cap;
-        vmaf->q_len--;
-        vmaf->busy++;
-        wk->working = true;
-        wk->index = job.index;
-        const bool failed = vmaf->worker_err != 0;
-        pthread_cond_signal(&vmaf->cond_space);
-        pthread_mutex_unlock(&vmaf->lock);
-
-        /* After a failure the remaining frames are dropped, not computed. */
-        int err = failed ? 0 : extract_frame(vmaf, wk->inst, &job, false);
-        vmaf_picture_unref(&job.ref);
-        vmaf_picture_unref(&job.dist);
-
-        pthread_mutex_lock(&vmaf->lock);
-        if (err && !vmaf->worker_err) vmaf->worker_err = err;
-        vmaf->busy--;
-        wk->working = false;
-        if (!vmaf->q_len && !vmaf->busy) pthread_cond_broadcast(&vmaf->cond_idle);
-    }
-    pthread_mutex_unlock(&vmaf->lock);
-    return NULL;
-}
-
-static void stop_workers(VmafContext *vmaf)
-{
-    if (!vmaf->worker) return;
-    pthread_mutex_lock(&vmaf->lock);
-    vmaf->stop = true;
-    pthread_cond_broadcast(&vmaf->cond_job);
-    pthread_mutex_unlock(&vmaf->lock);
-    for (unsigned i = 0; i < vmaf->n_workers; i++)
-        if (vmaf->worker[i].started) pthread_join(vmaf->worker[i].thread, NULL);
-    /* Frames still queued after a failure are released here. */
-    while (vmaf->q_len) {
-        Job *j = &vmaf->queue[vmaf->q_head];
-        vmaf_picture_unref(&j->ref);
-        vmaf_picture_unref(&j->dist);
-        vmaf->q_head = (vmaf->q_head + 1) % vmaf->q_cap;
-        vmaf->q_len--;
-    }
-    for (unsigned i = 0; i < vmaf->n_workers; i++)
-        destroy_instances(vmaf->worker[i].inst, vmaf->n_reg);
-    free(vmaf->worker);
-    vmaf->worker = NULL;
-    free(vmaf->queue);
-    vmaf->queue = NULL;
-}
-
-static bool any_non_temporal(const VmafContext *vmaf)
-{
-    for (unsigned i = 0; i < vmaf->n_reg; i++)
-        if (!on_caller(&vmaf->reg[i]) && !vmaf->reg[i].gpu) return true;
-    return false;
-}
-
+/*
+ * The context's start, where the geometry is known: the GPU side first
+ * (the metrics its twins take are not the CPU's), under backend auto the
+ * failover that watches it, then the CPU's scheduler, and the record of
+ * which backend and devices compute each extractor.
+ */
 static int start(VmafContext *vmaf, const VmafPicture *ref)
 {
     vmaf->pix_fmt = ref->pix_fmt;
@@ -478,58 +310,9 @@ static int start(VmafContext *vmaf, const VmafPicture *ref)
     clock_gettime(CLOCK_MONOTONIC, &vmaf->t_start);
 
     int err = vmaf_ctx_start_gpu(vmaf);
-    if (err) return err;
-    for (unsigned i = 0; i < vmaf->n_reg; i++)
-        vmaf->reg[i].on_caller = is_temporal(&vmaf->reg[i]) && !vmaf->reg[i].gpu;
-
-    const bool threaded = vmaf->cfg.n_threads > 0 && any_non_temporal(vmaf);
-    err = create_instances(vmaf, &vmaf->inst, true, !threaded);
+    if (!err && vmaf->gpu && vmaf_ctx_falls_back(vmaf)) err = vmaf_failover_create(vmaf);
+    if (!err) err = start_cpu(vmaf);
     if (!err) err = vmaf_ctx_record_backends(vmaf);
-    if (err) return err;
-    return threaded ? vmaf_ctx_start_workers(vmaf) : 0;
-}
-
-int vmaf_ctx_start_workers(VmafContext *vmaf)
-{
-    int err;
-    vmaf->stop = false;
-    vmaf->q_head = vmaf->q_len = vmaf->busy = 0;
-    vmaf->n_workers = vmaf->cfg.n_threads;
-    /* A frame waiting for each worker: one that finishes finds its next
-     * frame there; more would only hold more pictures in memory. */
-    vmaf->q_cap = vmaf->n_workers;
-    vmaf->queue = calloc(vmaf->q_cap, sizeof(*vmaf->queue));
-    vmaf->worker = calloc(vmaf->n_workers, sizeof(*vmaf->worker));
-    if (!vmaf->queue || !vmaf->worker) {
-        err = -ENOMEM;
-        goto fail;
-    }
-    for (unsigned i = 0; i < vmaf->n_workers; i++) {
-        vmaf->worker[i].vmaf = vmaf;
-        vmaf->worker[i].inst = alloc_instances(vmaf);
-        if (!vmaf->worker[i].inst) {
-            err = -ENOMEM;
-            goto fail;
-        }
-    }
-    vmaf->n_ready = 0;
-    vmaf->worker_err = 0;
-    for (unsigned i = 0; i < vmaf->n_workers; i++) {
-        if (pthread_create(&vmaf->worker[i].thread, NULL, worker_main, &vmaf->worker[i])) {
-            err = -ENOMEM;
-            goto fail;
-        }
-        vmaf->worker[i].started = true;
-    }
-    /* Every worker's instances made (worker_main) before the first frame. */
-    pthread_mutex_lock(&vmaf->lock);
-    while (vmaf->n_ready < vmaf->n_workers) pthread_cond_wait(&vmaf->cond_idle, &vmaf->lock);
-    err = vmaf->worker_err;
-    pthread_mutex_unlock(&vmaf->lock);
-    if (!err) return 0;
-fail:
-    stop_workers(vmaf);
-    vmaf->n_workers = 0;
     return err;
 }
 
@@ -560,16 +343,6 @@ static int validate(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture
     return 0;
 }
 
-int vmaf_ctx_workers_idle(VmafContext *vmaf)
-{
-    if (!vmaf->worker) return 0;
-    pthread_mutex_lock(&vmaf->lock);
-    while (vmaf->q_len || vmaf->busy) pthread_cond_wait(&vmaf->cond_idle, &vmaf->lock);
-    const int err = vmaf->worker_err;
-    pthread_mutex_unlock(&vmaf->lock);
-    return err;
-}
-
 static int flush(VmafContext *vmaf)
 {
     int err = 0;
@@ -580,14 +353,10 @@ static int flush(VmafContext *vmaf)
         /* The GPU's work is done: nothing more to hold back. */
         if (!err && vmaf->failover) vmaf_failover_give_up(vmaf);
     }
-    if (vmaf->worker) {
-        const int werr = vmaf_ctx_workers_idle(vmaf);
-        if (!err) err = werr;
-        stop_workers(vmaf);
-    }
+    const int cerr = vmaf_sched_finish(vmaf->cpu);
+    if (!err) err = cerr;
     for (unsigned i = 0; !err && i < vmaf->n_reg; i++) {
-        VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] :
-                       on_caller(&vmaf->reg[i]) && vmaf->inst ? vmaf->inst[i] : NULL;
+        VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] : vmaf_sched_temporal(vmaf->cpu, i);
         if (!fex) continue;
         err = vmaf_fex_flush(fex, VMAF_FEX_CALL_END);
         if (err)
@@ -633,7 +402,7 @@ static int read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
     /* The library owns the pictures from here on, also on error. The same
      * picture given as both gets a second reference for the second unref. */
     if (ref->ref && ref->ref == dist->ref) vmaf_picture_ref(dist, ref);
-    Job job = { .ref = *ref, .dist = *dist, .index = index };
+    VmafPicture in_ref = *ref, in_dist = *dist;
     int err = 0;
     if (vmaf->flushed) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "pictures read after the flush");
@@ -646,19 +415,19 @@ static int read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
             err = -EINVAL;
         } else {
             vmaf->started = true;
-            err = vmaf->start_err = start(vmaf, &job.ref);
+            err = vmaf->start_err = start(vmaf, &in_ref);
         }
     } else if (!err && vmaf->start_err) {
         err = vmaf->start_err;
     }
     if (err) {
         /* Pictures that did not come from vmaf_picture_alloc() are not ours to free. */
-        if (job.ref.ref) {
-            vmaf_picture_unref(&job.ref);
+        if (in_ref.ref) {
+            vmaf_picture_unref(&in_ref);
             memset(ref, 0, sizeof(*ref));
         }
-        if (job.dist.ref) {
-            vmaf_picture_unref(&job.dist);
+        if (in_dist.ref) {
+            vmaf_picture_unref(&in_dist);
             memset(dist, 0, sizeof(*dist));
         }
         return err;
@@ -668,59 +437,30 @@ static int read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
 
     /* The pipeline takes references of its own; an error here is its
      * sticky one (this frame or an earlier one failed on the GPU). */
-    const bool dev = vmaf_picture_device(&job.ref) || vmaf_picture_device(&job.dist);
-    if (dev) err = handed_over(&job.ref);
-    if (!err && dev) err = handed_over(&job.dist);
+    const bool dev = vmaf_picture_device(&in_ref) || vmaf_picture_device(&in_dist);
+    if (dev) err = handed_over(&in_ref);
+    if (!err && dev) err = handed_over(&in_dist);
     if (!err && gpu_work(vmaf, index)) {
-        if (vmaf->failover) err = vmaf_failover_keep(vmaf, &job.ref, &job.dist, index);
+        if (vmaf->failover) err = vmaf_failover_keep(vmaf, &in_ref, &in_dist, index);
         if (!err)
-            err = vmaf_gpu_submit(vmaf->gpu, &job.ref, &job.dist, index,
+            err = vmaf_gpu_submit(vmaf->gpu, &in_ref, &in_dist, index,
                                   !subsampled_out(vmaf, index));
         /* Under backend auto the frames the GPU dropped, before this one, go
          * to the CPU, which then computes this one with the others. */
         if (err && vmaf->failover) err = vmaf_failover_run(vmaf, err, index);
     }
-    if (!err && dev && cpu_work(vmaf)) {
-        err = vmaf_ctx_to_host(&job.ref);
-        if (!err) err = vmaf_ctx_to_host(&job.dist);
+    if (!err && dev && vmaf_sched_any(vmaf->cpu)) {
+        err = vmaf_picture_to_host(&in_ref);
+        if (!err) err = vmaf_picture_to_host(&in_dist);
     }
     if (err) {
-        vmaf_picture_unref(&job.ref);
-        vmaf_picture_unref(&job.dist);
+        vmaf_picture_unref(&in_ref);
+        vmaf_picture_unref(&in_dist);
         return err;
     }
     vmaf->last_index = index;
     vmaf->pic_cnt++;
-    return vmaf_ctx_compute(vmaf, &job);
-}
-
-/* The CPU's part of a frame; the job's pictures are released. */
-int vmaf_ctx_compute(VmafContext *vmaf, Job *jp)
-{
-    Job job = *jp;
-    int err = extract_frame(vmaf, vmaf->inst, &job, true);
-    if (err || !vmaf->worker) {
-        if (!err) err = extract_frame(vmaf, vmaf->inst, &job, false);
-        vmaf_picture_unref(&job.ref);
-        vmaf_picture_unref(&job.dist);
-        return err;
-    }
-
-    pthread_mutex_lock(&vmaf->lock);
-    while (vmaf->q_len == vmaf->q_cap && !vmaf->worker_err)
-        pthread_cond_wait(&vmaf->cond_space, &vmaf->lock);
-    err = vmaf->worker_err;
-    if (!err) {
-        vmaf->queue[(vmaf->q_head + vmaf->q_len) % vmaf->q_cap] = job;
-        vmaf->q_len++;
-        pthread_cond_signal(&vmaf->cond_job);
-    }
-    pthread_mutex_unlock(&vmaf->lock);
-    if (err) {
-        vmaf_picture_unref(&job.ref);
-        vmaf_picture_unref(&job.dist);
-    }
-    return err;
+    return vmaf_sched_frame(vmaf->cpu, &in_ref, &in_dist, index);
 }
 
 VMAF_EXPORT int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name,
@@ -788,10 +528,9 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
 {
     vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
-    stop_workers(vmaf);
+    vmaf_sched_destroy(vmaf->cpu);
     vmaf_ctx_destroy_gpu(vmaf);
     vmaf_failover_destroy(vmaf);
-    destroy_instances(vmaf->inst, vmaf->n_reg);
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
         vmaf_dict_free(&vmaf->reg[i].opts);
         free(vmaf->reg[i].identity);
@@ -804,12 +543,6 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     vmaf_fc_destroy(vmaf->fc);
     vmaf_picture_pool_close(vmaf->pool);
     evc_picture_pool_close(vmaf->dev_pool);
-    if (vmaf->sync_ok) {
-        pthread_cond_destroy(&vmaf->cond_idle);
-        pthread_cond_destroy(&vmaf->cond_space);
-        pthread_cond_destroy(&vmaf->cond_job);
-        pthread_mutex_destroy(&vmaf->lock);
-    }
     vmaf_log_unregister(vmaf->log_id);
     vmaf_log_bind(0);
     free(vmaf);
