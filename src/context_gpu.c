@@ -1,13 +1,15 @@
 /*
  * The context's GPU side: the backend's devices opened (or, under auto, the
  * CPU where none is usable), the pipeline started with the twins of the
- * registered metrics, the pool's pictures pinned for it, and the records
- * of which device computes each extractor. Under backend auto the GPU's
+ * registered metrics, the pool's pictures pinned for it, the records of
+ * which device computes each extractor, each frame's part of the pipeline
+ * and its end (under backend auto through the failover, failover.c). Under backend auto the GPU's
  * errors are held back while it starts: the CPU takes over where it cannot
  * start (from frame 0); where it fails mid-run, the failover the context
  * makes next (failover.c) holds them.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +18,7 @@
 #include "context_internal.h"
 #include "device_record.h"
 #include "export.h"
+#include "failover.h"
 #include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
 #if EXACTVMAF_HAVE_OPENCL
@@ -271,6 +274,74 @@ void vmaf_ctx_destroy_gpu(VmafContext *vmaf)
         vmaf_fex_destroy(vmaf->gpu_inst[i]);
     free(vmaf->gpu_inst);
     vmaf->gpu_inst = NULL;
+}
+
+static bool subsampled_out(const VmafContext *vmaf, unsigned index)
+{
+    return vmaf->cfg.n_subsample > 1 && index % vmaf->cfg.n_subsample;
+}
+
+/* A temporal extractor sees every frame, subsampled or not. */
+static bool skip_by_subsample(const VmafContext *vmaf, const Registration *r,
+                              unsigned index)
+{
+    return !(r->desc->flags & VMAF_FEX_TEMPORAL) && subsampled_out(vmaf, index);
+}
+
+/* A device picture (gpu/dev_picture.h) handed in: the GPU waits for its writes. */
+static int handed_over(VmafPicture *pic)
+{
+    VmafDevPicture *dp = vmaf_picture_device(pic);
+    return dp && dp->ops->handed_over ? dp->ops->handed_over(dp) : 0;
+}
+
+/* Does frame `index` have work for the GPU pipeline? */
+static bool gpu_work(const VmafContext *vmaf, unsigned index)
+{
+    for (unsigned i = 0; vmaf->gpu && i < vmaf->n_reg; i++)
+        if (vmaf->reg[i].gpu && !skip_by_subsample(vmaf, &vmaf->reg[i], index)) return true;
+    return false;
+}
+
+int vmaf_ctx_gpu_frame(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, unsigned index)
+{
+    int err = handed_over(ref);
+    if (!err) err = handed_over(dist);
+    if (err || !gpu_work(vmaf, index)) return err;
+    /* The pipeline takes references of its own; an error here is its
+     * sticky one (this frame or an earlier one failed on the GPU). */
+    if (vmaf->failover) err = vmaf_failover_keep(vmaf, ref, dist, index);
+    if (!err) err = vmaf_gpu_submit(vmaf->gpu, ref, dist, index, !subsampled_out(vmaf, index));
+    /* Under backend auto the frames the GPU dropped, before this one, go
+     * to the CPU, which then computes this one with the others. */
+    if (err && vmaf->failover) err = vmaf_failover_run(vmaf, err, index);
+    return err;
+}
+
+int vmaf_ctx_gpu_drain(VmafContext *vmaf)
+{
+    if (!vmaf->gpu) return 0;
+    int err = vmaf_gpu_drain(vmaf->gpu);
+    /* Under backend auto the frames the GPU dropped go to the CPU. */
+    if (err && vmaf->failover) err = vmaf_failover_run(vmaf, err, UINT_MAX);
+    /* The GPU's work is done: nothing more to hold back. */
+    if (!err && vmaf->failover) vmaf_failover_give_up(vmaf);
+    return err;
+}
+
+int vmaf_ctx_flush_gpu(VmafContext *vmaf)
+{
+    for (unsigned i = 0; vmaf->gpu_inst && i < vmaf->n_reg; i++) {
+        VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] : NULL;
+        if (!fex) continue;
+        const int err = vmaf_fex_flush(fex, VMAF_FEX_CALL_END);
+        if (err) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s failed to flush (%s)", vmaf->reg[i].desc->name,
+                     strerror(-err));
+            return err;
+        }
+    }
+    return 0;
 }
 
 /* The GPU pipeline and its twins, when a device is open; a metric whose

@@ -3,22 +3,21 @@
  * start, each frame handed to the GPU pipeline and the CPU's scheduler,
  * the flush), context_gpu.c (the GPU side of the start), failover.c (the
  * move of a failed GPU's metrics to the CPU), context_settings.c and
- * context_concluded.c. libvmaf.c is the top: it starts the GPU side, the
- * failover and the scheduler at its start and calls into them frame by
- * frame; they call only down (scheduler.h, gpu/pipeline.h, the framework).
+ * context_concluded.c. libvmaf.c is the top: at its start it makes the GPU
+ * side (context_gpu.c), the failover and the CPU's scheduler, and hands
+ * each frame to the GPU side and the scheduler. The GPU side calls down
+ * into the failover, the failover into the scheduler; none calls up.
  */
 #ifndef EXACTVMAF_CONTEXT_INTERNAL_H
 #define EXACTVMAF_CONTEXT_INTERNAL_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
 #include "context.h"
 #include "device_record.h"
-#include "exactvmaf/exactvmaf.h"
-#include "feature/extractor.h"
+#include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
 #include "gpu/dev_picture.h"
 #include "gpu/pipeline.h"
@@ -86,6 +85,18 @@ bool vmaf_ctx_falls_back(const VmafContext *vmaf);
 int vmaf_ctx_record_backends(VmafContext *vmaf);
 /** The pool's pictures page-locked for the pipeline (where both exist). */
 void vmaf_ctx_pin_pool(VmafContext *vmaf);
+/**
+ * The GPU's part of frame `index`: device pictures handed over (the GPU
+ * waits for the caller's writes), the frame submitted to the pipeline
+ * where a twin computes it; under backend auto a pipeline that failed
+ * hands its metrics to the CPU (failover.c). The pictures stay the
+ * caller's (the pipeline takes references).
+ */
+int vmaf_ctx_gpu_frame(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, unsigned index);
+/** The pipeline drained (under backend auto, what it dropped to the CPU). */
+int vmaf_ctx_gpu_drain(VmafContext *vmaf);
+/** The twins' instances flushed, after the pipeline is drained; the first error. */
+int vmaf_ctx_flush_gpu(VmafContext *vmaf);
 /** The pipeline and the twins' instances gone; the pool unpinned. */
 void vmaf_ctx_destroy_gpu(VmafContext *vmaf);
 void vmaf_ctx_free_gpu_records(VmafContext *vmaf);

@@ -140,23 +140,6 @@ static int kept_to_host(VmafFailover *fo, unsigned first)
     return 0;
 }
 
-/*
- * The outputs' devices of a moved extractor end with the CPU's record,
- * saying from which frame it computed (none: it only concluded) and why.
- */
-static int record_takeover(VmafContext *vmaf, const char *name, unsigned from, const char *why)
-{
-    VmafDict *rec = NULL;
-    int err = vmaf_device_record_cpu(&rec);
-    char frame[16];
-    snprintf(frame, sizeof(frame), "%u", from);
-    if (!err && from != UINT_MAX) err = vmaf_dict_set(&rec, "from_frame", frame);
-    if (!err) err = vmaf_dict_set(&rec, "failover", why);
-    if (!err) err = vmaf_device_records_add(&vmaf->devices, name, rec);
-    vmaf_dict_free(&rec);
-    return err;
-}
-
 int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
 {
     VmafFailover *fo = vmaf->failover;
@@ -191,11 +174,14 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
     const int werr = vmaf_sched_idle(vmaf->cpu);
     if (werr) return werr;
 
-    if (vmaf->pool) vmaf_picture_pool_pin(vmaf->pool, NULL, NULL, NULL);
+    /* The twins' instances go on; the pipeline goes. */
     const char *backend = vmaf_gpu_backend(vmaf->gpu);
-    char names[256] = "";
+    VmafFex **twins = vmaf->gpu_inst;
+    vmaf->gpu_inst = NULL;
+    if (vmaf->pool) vmaf_picture_pool_pin(vmaf->pool, NULL, NULL, NULL);
     vmaf_gpu_destroy(vmaf->gpu);
     vmaf->gpu = NULL;
+    char names[256] = "";
     /* The GPU's errors, its teardown's included, become the one warning below. */
     char first_error[400];
     vmaf_log_release(vmaf->log_id, false, first_error, sizeof(first_error));
@@ -208,8 +194,7 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
         Registration *r = &vmaf->reg[i];
         if (!r->gpu) continue;
-        VmafFex *fex = vmaf->gpu_inst[i];
-        vmaf->gpu_inst[i] = NULL;
+        VmafFex *fex = twins[i];
         r->gpu = false;
         r->moved = true;
         const bool temporal = r->desc->flags & VMAF_FEX_TEMPORAL;
@@ -230,12 +215,13 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
         if (!keep) vmaf_fex_destroy(fex);
         if (!terr) terr = vmaf_sched_add(vmaf->cpu, i, r->desc, r->opts, r->cpu_from, keep);
         if (fo->moved) fo->moved[fo->n_moved++] = (Moved){ .reg = i, .frame = r->cpu_from };
-        if (!terr) terr = record_takeover(vmaf, r->desc->name, r->cpu_from, fo->why);
+        if (!terr)
+            terr = vmaf_device_records_add_takeover(&vmaf->devices, r->desc->name, r->cpu_from,
+                                                    fo->why);
         const size_t len = strlen(names);
         snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "", r->desc->name);
     }
-    free(vmaf->gpu_inst);
-    vmaf->gpu_inst = NULL;
+    free(twins);
     if (!terr) terr = vmaf_sched_start(vmaf->cpu);
     if (terr) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "the GPU failed (%s) and its metrics cannot continue "
@@ -255,13 +241,7 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
     for (unsigned i = first; i < fo->n_kept && !terr; i++) {
         Kept *k = &fo->kept[i];
         if (k->index >= before) break;
-        VmafPicture ref, dist;
-        terr = vmaf_picture_ref(&ref, &k->ref);
-        if (!terr) {
-            terr = vmaf_picture_ref(&dist, &k->dist);
-            if (terr) vmaf_picture_unref(&ref);
-        }
-        if (!terr) terr = vmaf_sched_catch_up(vmaf->cpu, &ref, &dist, k->index);
+        terr = vmaf_sched_catch_up(vmaf->cpu, &k->ref, &k->dist, k->index);
     }
     release_kept(fo);
     if (terr) vmaf->start_err = terr;

@@ -16,8 +16,6 @@
  * thread), in the same run.
  */
 #include <errno.h>
-#include <limits.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +27,6 @@
 #include "failover.h"
 #include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
-#include "gpu/dev_picture.h"
-#include "gpu/pipeline.h"
 #include "log.h"
 #include "picture_internal.h"
 #include "scheduler.h"
@@ -251,33 +247,6 @@ VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature
                           vmaf_fc_order_key(index, 0xfff, 0));
 }
 
-static bool subsampled_out(const VmafContext *vmaf, unsigned index)
-{
-    return vmaf->cfg.n_subsample > 1 && index % vmaf->cfg.n_subsample;
-}
-
-/* A temporal extractor sees every frame, subsampled or not. */
-static bool skip_by_subsample(const VmafContext *vmaf, const Registration *r,
-                              unsigned index)
-{
-    return !(r->desc->flags & VMAF_FEX_TEMPORAL) && subsampled_out(vmaf, index);
-}
-
-/* A device picture (gpu/dev_picture.h) handed in: the GPU waits for its writes. */
-static int handed_over(VmafPicture *pic)
-{
-    VmafDevPicture *dp = vmaf_picture_device(pic);
-    return dp && dp->ops->handed_over ? dp->ops->handed_over(dp) : 0;
-}
-
-/* Does frame `index` have work for the GPU pipeline? */
-static bool gpu_work(const VmafContext *vmaf, unsigned index)
-{
-    for (unsigned i = 0; vmaf->gpu && i < vmaf->n_reg; i++)
-        if (vmaf->reg[i].gpu && !skip_by_subsample(vmaf, &vmaf->reg[i], index)) return true;
-    return false;
-}
-
 /* The CPU's scheduler, with every metric the GPU did not take. */
 static int start_cpu(VmafContext *vmaf)
 {
@@ -345,24 +314,12 @@ static int validate(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture
 
 static int flush(VmafContext *vmaf)
 {
-    int err = 0;
-    if (vmaf->gpu) {
-        err = vmaf_gpu_drain(vmaf->gpu);
-        /* Under backend auto the frames the GPU dropped go to the CPU. */
-        if (err && vmaf->failover) err = vmaf_failover_run(vmaf, err, UINT_MAX);
-        /* The GPU's work is done: nothing more to hold back. */
-        if (!err && vmaf->failover) vmaf_failover_give_up(vmaf);
-    }
+    /* The GPU's end first: under backend auto the CPU computes what it dropped. */
+    int err = vmaf_ctx_gpu_drain(vmaf);
+    /* The CPU's end, its temporal metrics' flush included, then the twins'. */
     const int cerr = vmaf_sched_finish(vmaf->cpu);
     if (!err) err = cerr;
-    for (unsigned i = 0; !err && i < vmaf->n_reg; i++) {
-        VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] : vmaf_sched_temporal(vmaf->cpu, i);
-        if (!fex) continue;
-        err = vmaf_fex_flush(fex, VMAF_FEX_CALL_END);
-        if (err)
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s failed to flush (%s)",
-                     vmaf->reg[i].desc->name, strerror(-err));
-    }
+    if (!err) err = vmaf_ctx_flush_gpu(vmaf);
     vmaf->flushed = true;
     clock_gettime(CLOCK_MONOTONIC, &vmaf->t_end);
     if (vmaf->pool) {
@@ -435,21 +392,10 @@ static int read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
     memset(ref, 0, sizeof(*ref));
     memset(dist, 0, sizeof(*dist));
 
-    /* The pipeline takes references of its own; an error here is its
-     * sticky one (this frame or an earlier one failed on the GPU). */
-    const bool dev = vmaf_picture_device(&in_ref) || vmaf_picture_device(&in_dist);
-    if (dev) err = handed_over(&in_ref);
-    if (!err && dev) err = handed_over(&in_dist);
-    if (!err && gpu_work(vmaf, index)) {
-        if (vmaf->failover) err = vmaf_failover_keep(vmaf, &in_ref, &in_dist, index);
-        if (!err)
-            err = vmaf_gpu_submit(vmaf->gpu, &in_ref, &in_dist, index,
-                                  !subsampled_out(vmaf, index));
-        /* Under backend auto the frames the GPU dropped, before this one, go
-         * to the CPU, which then computes this one with the others. */
-        if (err && vmaf->failover) err = vmaf_failover_run(vmaf, err, index);
-    }
-    if (!err && dev && vmaf_sched_any(vmaf->cpu)) {
+    /* The GPU's part, then the CPU's. */
+    err = vmaf_ctx_gpu_frame(vmaf, &in_ref, &in_dist, index);
+    /* The CPU reads device pictures' host copies (downloaded here, once). */
+    if (!err && vmaf_sched_any(vmaf->cpu)) {
         err = vmaf_picture_to_host(&in_ref);
         if (!err) err = vmaf_picture_to_host(&in_dist);
     }
@@ -476,52 +422,6 @@ VMAF_EXPORT int vmaf_feature_score_at_index(VmafContext *vmaf, const char *featu
         return vmaf_fc_get(vmaf->fc, v->name, index, score);
     }
     return -EINVAL;
-}
-
-VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg)
-{
-    vmaf_ctx_bind_log(vmaf);
-    if (!vmaf || !cfg.pic_cnt || vmaf->pool) return -EINVAL;
-    int err = vmaf_picture_pool_create(&vmaf->pool, cfg.pic_params.pix_fmt, cfg.pic_params.bpc,
-                                       cfg.pic_params.w, cfg.pic_params.h);
-    if (err) return err;
-    vmaf_ctx_pin_pool(vmaf);
-    /* Fill the pool up front: its buffers exist (and are page-locked for a
-     * GPU) before the first frame. Their pages come as the frames fill them. */
-    VmafPicture *pics = calloc(cfg.pic_cnt, sizeof(*pics));
-    if (!pics) return -ENOMEM;
-    for (unsigned i = 0; i < cfg.pic_cnt && !err; i++)
-        err = vmaf_picture_pool_fetch(vmaf->pool, &pics[i]);
-    for (unsigned i = 0; i < cfg.pic_cnt; i++)
-        if (pics[i].ref) vmaf_picture_unref(&pics[i]);
-    free(pics);
-    return err;
-}
-
-int vmaf_ctx_preallocate_device(VmafContext *vmaf, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                                unsigned w, unsigned h)
-{
-    if (vmaf->pool || vmaf->dev_pool || vmaf->started) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, vmaf->started ?
-                 "device pictures must be preallocated before the first picture" :
-                 "pictures were preallocated already");
-        return -EINVAL;
-    }
-    /* In the imported state's context (the caller's, say FFmpeg's), else device 0's. */
-    return evc_picture_pool_create(&vmaf->dev_pool, vmaf->cuda, pix_fmt, bpc, w, h);
-}
-
-int vmaf_ctx_fetch_preallocated(VmafContext *vmaf, VmafPicture *pic)
-{
-    if (vmaf->dev_pool) return evc_picture_pool_fetch(vmaf->dev_pool, pic);
-    return vmaf_fetch_preallocated_picture(vmaf, pic);
-}
-
-VMAF_EXPORT int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
-{
-    vmaf_ctx_bind_log(vmaf);
-    if (!vmaf || !pic || !vmaf->pool) return -EINVAL;
-    return vmaf_picture_pool_fetch(vmaf->pool, pic);
 }
 
 VMAF_EXPORT int vmaf_close(VmafContext *vmaf)

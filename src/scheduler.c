@@ -24,14 +24,16 @@ typedef struct Slot {
     bool late;          /* added after the first start (a failover): catch-up frames compute it */
 } Slot;
 
-typedef struct Job {
+/* A frame handed in: one part in each queue that has metrics for it. */
+typedef struct Frame {
     VmafPicture ref, dist;
     unsigned index;
     bool catch_up;      /* a frame the GPU dropped: only the late slots compute it */
-} Job;
+    unsigned parts;     /* parts queued or computing (under the lock); at 0 it goes */
+} Frame;
 
 typedef struct Queue {
-    Job *job;
+    Frame **f;
     unsigned cap, head, len;
 } Queue;
 
@@ -148,18 +150,15 @@ fail:
 int vmaf_sched_add(VmafScheduler *s, unsigned slot, const VmafFeatureExtractor *desc,
                    const VmafDict *opts, unsigned from, VmafFex *fex)
 {
-    if (slot >= s->cfg.n_slots || s->slot[slot].on) {
+    /* An instance taken over carries a temporal metric's state: the chain's. */
+    const bool chain = (desc->flags & VMAF_FEX_TEMPORAL) || !threaded(s);
+    if (slot >= s->cfg.n_slots || s->slot[slot].on || (fex && !chain)) {
         vmaf_fex_destroy(fex);
         return -EINVAL;
     }
     s->slot[slot] = (Slot){ .desc = desc, .opts = opts, .from = from, .on = true,
                             .late = s->started };
-    if (fex && !in_chain(s, slot)) {
-        s->slot[slot].on = false;
-        vmaf_fex_destroy(fex);
-        return -EINVAL;
-    }
-    if (fex) s->chain[slot] = fex;
+    s->chain[slot] = fex;
     return 0;
 }
 
@@ -178,50 +177,56 @@ static bool any_in(const VmafScheduler *s, bool chain)
     return false;
 }
 
-static bool skipped(const VmafScheduler *s, const Slot *sl, const Job *job)
+static bool skipped(const VmafScheduler *s, const Slot *sl, const Frame *f)
 {
-    if (job->catch_up && (!sl->late || job->index < sl->from)) return true;
+    if (f->catch_up && (!sl->late || f->index < sl->from)) return true;
     /* A temporal metric sees every frame, subsampled or not. */
-    return !is_temporal(sl) && s->cfg.n_subsample > 1 && job->index % s->cfg.n_subsample;
+    return !is_temporal(sl) && s->cfg.n_subsample > 1 && f->index % s->cfg.n_subsample;
 }
 
-/* The instances of `set` that are `temporal` (or not) compute the job's frame. */
-static int run(VmafScheduler *s, VmafFex **set, const Job *job, bool temporal)
+/* The instances of `set` that are `temporal` (or not) compute frame f. */
+static int compute(VmafScheduler *s, VmafFex **set, const Frame *f, bool temporal)
 {
     for (unsigned i = 0; i < s->cfg.n_slots; i++) {
         const Slot *sl = &s->slot[i];
-        if (!set[i] || is_temporal(sl) != temporal || skipped(s, sl, job)) continue;
-        const int err = vmaf_fex_extract(set[i], &job->ref, &job->dist, job->index);
+        if (!set[i] || is_temporal(sl) != temporal || skipped(s, sl, f)) continue;
+        const int err = vmaf_fex_extract(set[i], &f->ref, &f->dist, f->index);
         if (err) {
             vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s failed on frame %u (%s)", sl->desc->name,
-                     job->index, strerror(-err));
+                     f->index, strerror(-err));
             return err;
         }
     }
     return 0;
 }
 
-static void release(Job *job)
+static void release_pictures(Frame *f)
 {
-    vmaf_picture_unref(&job->ref);
-    vmaf_picture_unref(&job->dist);
+    vmaf_picture_unref(&f->ref);
+    vmaf_picture_unref(&f->dist);
 }
 
-static void push(Queue *q, const Job *job)
+static void frame_free(Frame *f)
 {
-    q->job[(q->head + q->len) % q->cap] = *job;
+    release_pictures(f);
+    free(f);
+}
+
+static void queue_push(Queue *q, Frame *f)
+{
+    q->f[(q->head + q->len) % q->cap] = f;
     q->len++;
 }
 
-static Job pop(Queue *q)
+static Frame *queue_pop(Queue *q)
 {
-    const Job job = q->job[q->head];
+    Frame *f = q->f[q->head];
     q->head = (q->head + 1) % q->cap;
     q->len--;
-    return job;
+    return f;
 }
 
-/* Under the lock: a job a free worker may take now. */
+/* Under the lock: a part a free worker may take now. */
 static bool has_work(const VmafScheduler *s)
 {
     return s->frames.len || (s->chain_q.len && !s->chain_busy);
@@ -245,21 +250,26 @@ static void *worker_main(void *arg)
         if (!has_work(s)) break;
         /* The chain first: its frames are one after the other, the rest side by side. */
         const bool chain = s->chain_q.len && !s->chain_busy;
-        Job job = pop(chain ? &s->chain_q : &s->frames);
+        Frame *f = queue_pop(chain ? &s->chain_q : &s->frames);
         if (chain) s->chain_busy = true;
         s->busy++;
         wk->working = true;
-        wk->index = job.index;
+        wk->index = f->index;
         const bool failed = s->err != 0;
         pthread_cond_signal(&s->cond_space);
         pthread_mutex_unlock(&s->lock);
 
         /* After a failure the remaining frames are dropped, not computed. */
-        const int err = failed ? 0 : run(s, chain ? s->chain : wk->inst, &job, chain);
-        release(&job);
+        const int err = failed ? 0 : compute(s, chain ? s->chain : wk->inst, f, chain);
 
         pthread_mutex_lock(&s->lock);
         if (err && !s->err) s->err = err;
+        /* The frame's last part releases its pictures (out of the lock). */
+        if (!--f->parts) {
+            pthread_mutex_unlock(&s->lock);
+            frame_free(f);
+            pthread_mutex_lock(&s->lock);
+        }
         if (chain) s->chain_busy = false;
         s->busy--;
         wk->working = false;
@@ -270,13 +280,14 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
-static void drain(Queue *q)
+/* A queue gone, with the parts it held (the workers are stopped). */
+static void queue_free(Queue *q)
 {
     while (q->len) {
-        Job job = pop(q);
-        release(&job);
+        Frame *f = queue_pop(q);
+        if (!--f->parts) frame_free(f);
     }
-    free(q->job);
+    free(q->f);
     *q = (Queue){ 0 };
 }
 
@@ -290,8 +301,8 @@ static void stop_workers(VmafScheduler *s)
     for (unsigned i = 0; i < s->n_workers; i++)
         if (s->worker[i].started) pthread_join(s->worker[i].thread, NULL);
     /* Frames still queued after a failure are released here. */
-    drain(&s->frames);
-    drain(&s->chain_q);
+    queue_free(&s->frames);
+    queue_free(&s->chain_q);
     for (unsigned i = 0; i < s->n_workers; i++) destroy_set(s->worker[i].inst, s->cfg.n_slots);
     free(s->worker);
     s->worker = NULL;
@@ -307,11 +318,11 @@ static int start_workers(VmafScheduler *s)
     s->chain_busy = false;
     /* A frame waiting for each worker: one that finishes finds its next
      * frame there; more would only hold more pictures in memory. */
-    s->frames = (Queue){ .job = calloc(n, sizeof(Job)), .cap = n };
-    s->chain_q = (Queue){ .job = calloc(n, sizeof(Job)), .cap = n };
+    s->frames = (Queue){ .f = calloc(n, sizeof(Frame *)), .cap = n };
+    s->chain_q = (Queue){ .f = calloc(n, sizeof(Frame *)), .cap = n };
     s->worker = calloc(n, sizeof(*s->worker));
     s->n_workers = n;
-    if (!s->frames.job || !s->chain_q.job || !s->worker) {
+    if (!s->frames.f || !s->chain_q.f || !s->worker) {
         err = -ENOMEM;
         goto fail;
     }
@@ -339,10 +350,15 @@ static int start_workers(VmafScheduler *s)
     pthread_mutex_unlock(&s->lock);
     if (!err) return 0;
 fail:
-    if (!s->worker) s->n_workers = 0;
-    stop_workers(s);
-    drain(&s->frames);
-    drain(&s->chain_q);
+    if (s->worker) {
+        stop_workers(s);
+        return err;
+    }
+    /* Nothing was queued yet. */
+    free(s->frames.f);
+    free(s->chain_q.f);
+    s->frames = s->chain_q = (Queue){ 0 };
+    s->n_workers = 0;
     return err;
 }
 
@@ -358,51 +374,49 @@ int vmaf_sched_start(VmafScheduler *s)
     return err;
 }
 
+/* To the workers' queues; the frame is theirs from here (also on error). */
+static int enqueue(VmafScheduler *s, Frame *f)
+{
+    const bool to_chain = any_in(s, true), to_frames = any_in(s, false);
+    pthread_mutex_lock(&s->lock);
+    while (((to_frames && s->frames.len == s->frames.cap) ||
+            (to_chain && s->chain_q.len == s->chain_q.cap)) && !s->err)
+        pthread_cond_wait(&s->cond_space, &s->lock);
+    const int err = s->err;
+    if (!err) {
+        if (to_chain) queue_push(&s->chain_q, f);
+        if (to_frames) queue_push(&s->frames, f);
+        f->parts = to_chain + to_frames;
+        pthread_cond_broadcast(&s->cond_job);
+    }
+    const bool done = !f->parts;
+    pthread_mutex_unlock(&s->lock);
+    if (done) frame_free(f);
+    return err;
+}
+
+/* The pictures are taken over. */
 static int submit(VmafScheduler *s, VmafPicture *ref, VmafPicture *dist, unsigned index,
                   bool catch_up)
 {
-    Job job = { .ref = *ref, .dist = *dist, .index = index, .catch_up = catch_up };
+    Frame fr = { .ref = *ref, .dist = *dist, .index = index, .catch_up = catch_up };
     memset(ref, 0, sizeof(*ref));
     memset(dist, 0, sizeof(*dist));
     int err;
     if (!s->worker) {
         /* The calling thread: the temporal metrics, then the others. */
-        err = run(s, s->chain, &job, true);
-        if (!err) err = run(s, s->chain, &job, false);
-        release(&job);
+        err = compute(s, s->chain, &fr, true);
+        if (!err) err = compute(s, s->chain, &fr, false);
+        release_pictures(&fr);
         return err;
     }
-    const bool to_chain = any_in(s, true), to_frames = any_in(s, false);
-    /* Both queues hold the frame: the second its own references. */
-    Job second = job;
-    err = 0;
-    if (to_chain && to_frames) {
-        err = vmaf_picture_ref(&second.ref, &job.ref);
-        if (!err) {
-            err = vmaf_picture_ref(&second.dist, &job.dist);
-            if (err) vmaf_picture_unref(&second.ref);
-        }
-        if (err) {
-            release(&job);
-            return err;
-        }
+    Frame *f = malloc(sizeof(*f));
+    if (!f) {
+        release_pictures(&fr);
+        return -ENOMEM;
     }
-    pthread_mutex_lock(&s->lock);
-    while (((to_frames && s->frames.len == s->frames.cap) ||
-            (to_chain && s->chain_q.len == s->chain_q.cap)) && !s->err)
-        pthread_cond_wait(&s->cond_space, &s->lock);
-    err = s->err;
-    if (!err) {
-        if (to_chain) push(&s->chain_q, &job);
-        if (to_frames) push(&s->frames, to_chain ? &second : &job);
-        pthread_cond_broadcast(&s->cond_job);
-    }
-    pthread_mutex_unlock(&s->lock);
-    if (err || (!to_chain && !to_frames)) {
-        release(&job);
-        if (to_chain && to_frames) release(&second);
-    }
-    return err;
+    *f = fr;
+    return enqueue(s, f);
 }
 
 int vmaf_sched_frame(VmafScheduler *s, VmafPicture *ref, VmafPicture *dist, unsigned index)
@@ -410,10 +424,15 @@ int vmaf_sched_frame(VmafScheduler *s, VmafPicture *ref, VmafPicture *dist, unsi
     return submit(s, ref, dist, index, false);
 }
 
-int vmaf_sched_catch_up(VmafScheduler *s, VmafPicture *ref, VmafPicture *dist,
+int vmaf_sched_catch_up(VmafScheduler *s, const VmafPicture *ref, const VmafPicture *dist,
                         unsigned index)
 {
-    return submit(s, ref, dist, index, true);
+    VmafPicture r = { 0 }, d = { 0 };
+    int err = vmaf_picture_ref(&r, ref);
+    if (!err) err = vmaf_picture_ref(&d, dist);
+    if (!err) return submit(s, &r, &d, index, true);
+    if (r.ref) vmaf_picture_unref(&r);
+    return err;
 }
 
 int vmaf_sched_idle(VmafScheduler *s)
@@ -429,8 +448,18 @@ int vmaf_sched_idle(VmafScheduler *s)
 
 int vmaf_sched_finish(VmafScheduler *s)
 {
-    const int err = vmaf_sched_idle(s);
-    if (s) stop_workers(s);
+    if (!s) return 0;
+    int err = vmaf_sched_idle(s);
+    stop_workers(s);
+    /* What the temporal metrics held back, written (after every frame). */
+    for (unsigned i = 0; !err && i < s->cfg.n_slots; i++) {
+        VmafFex *fex = vmaf_sched_temporal(s, i);
+        if (!fex) continue;
+        err = vmaf_fex_flush(fex, VMAF_FEX_CALL_END);
+        if (err)
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s failed to flush (%s)", s->slot[i].desc->name,
+                     strerror(-err));
+    }
     return err;
 }
 
@@ -454,8 +483,8 @@ int vmaf_sched_pending(VmafScheduler *s, unsigned *lowest)
         return 0;
     }
     pthread_mutex_lock(&s->lock);
-    if (s->frames.len) lo = s->frames.job[s->frames.head].index;
-    if (s->chain_q.len) lo = min_u(lo, s->chain_q.job[s->chain_q.head].index);
+    if (s->frames.len) lo = s->frames.f[s->frames.head]->index;
+    if (s->chain_q.len) lo = min_u(lo, s->chain_q.f[s->chain_q.head]->index);
     for (unsigned i = 0; i < s->n_workers; i++)
         if (s->worker[i].working) lo = min_u(lo, s->worker[i].index);
     const int err = s->err;

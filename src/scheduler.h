@@ -23,8 +23,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "exactvmaf/exactvmaf.h"
-#include "feature/extractor.h"
+#include "fex_internal.h"
 #include "feature_collector.h"
 #include "libvmaf/picture.h"
 
@@ -72,16 +71,21 @@ int vmaf_sched_start(VmafScheduler *s);
  */
 int vmaf_sched_frame(VmafScheduler *s, VmafPicture *ref, VmafPicture *dist, unsigned index);
 
-/** As vmaf_sched_frame(), for the metrics added mid-run alone (a frame the GPU dropped). */
-int vmaf_sched_catch_up(VmafScheduler *s, VmafPicture *ref, VmafPicture *dist,
+/**
+ * As vmaf_sched_frame(), for the metrics added mid-run alone (a frame the
+ * GPU dropped), on references of its own to the pictures.
+ */
+int vmaf_sched_catch_up(VmafScheduler *s, const VmafPicture *ref, const VmafPicture *dist,
                         unsigned index);
 
 /** Wait until every queued frame is computed; the workers' first error. */
 int vmaf_sched_idle(VmafScheduler *s);
 
 /**
- * As vmaf_sched_idle(), then the worker threads end and their instances
- * go; the chain's instances stay for the flush (vmaf_sched_temporal).
+ * The end of the run: as vmaf_sched_idle(), then the worker threads end
+ * and their instances go, and the temporal instances are flushed (they
+ * write what they held back); they stay (vmaf_sched_temporal). The first
+ * error. NULL is fine.
  */
 int vmaf_sched_finish(VmafScheduler *s);
 
