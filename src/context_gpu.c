@@ -246,28 +246,15 @@ int vmaf_ctx_record_backends(VmafContext *vmaf)
     return err;
 }
 
-static int pin_buffer(void *arg, void *p, size_t bytes)
-{
-    VmafGpuDev *d = arg;
-    return d->ops->host_register(d, p, bytes);
-}
-
-static void unpin_buffer(void *arg, void *p)
-{
-    VmafGpuDev *d = arg;
-    d->ops->host_unregister(d, p);
-}
-
 /* Pool pictures in page-locked memory: the pipeline copies straight from them. */
 void vmaf_ctx_pin_pool(VmafContext *vmaf)
 {
-    if (vmaf->pool && vmaf->gpu)
-        vmaf_picture_pool_pin(vmaf->pool, pin_buffer, unpin_buffer, vmaf_gpu_device(vmaf->gpu));
+    if (vmaf->pool && vmaf->gpu) vmaf_gpu_pin_pool(vmaf->gpu, vmaf->pool);
 }
 
 void vmaf_ctx_destroy_gpu(VmafContext *vmaf)
 {
-    if (vmaf->pool) vmaf_picture_pool_pin(vmaf->pool, NULL, NULL, NULL);
+    /* The pool's pages are unlocked with it. */
     vmaf_gpu_destroy(vmaf->gpu);
     vmaf->gpu = NULL;
     for (unsigned i = 0; vmaf->gpu_inst && i < vmaf->n_reg; i++)

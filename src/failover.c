@@ -178,7 +178,6 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
     const char *backend = vmaf_gpu_backend(vmaf->gpu);
     VmafFex **twins = vmaf->gpu_inst;
     vmaf->gpu_inst = NULL;
-    if (vmaf->pool) vmaf_picture_pool_pin(vmaf->pool, NULL, NULL, NULL);
     vmaf_gpu_destroy(vmaf->gpu);
     vmaf->gpu = NULL;
     char names[256] = "";

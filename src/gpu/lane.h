@@ -35,6 +35,7 @@
 #include "feature/extractor.h"
 #include "gpu/pipeline.h"
 #include "gpu/twin.h"
+#include "picture_internal.h"
 
 #define MAX_TWINS 32
 /* Most prepare workers per pipeline. */
@@ -142,6 +143,7 @@ struct VmafGpu {
     unsigned dev_count[VMAF_GPU_MAX_DEVICES];   /* frames submitted per device */
     VmafGpuLane **order;            /* lane of submission seq, ring of n_lanes */
     VmafPicture recent[VMAF_GPU_MAX_HISTORY][2];    /* last pictures, for priming */
+    VmafPicturePool *pinned;        /* a pool page-locked on device 0 (vmaf_gpu_pin_pool) */
     unsigned n_recent;
 
     pthread_mutex_t lock;

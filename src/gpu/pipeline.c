@@ -118,6 +118,25 @@ bool vmaf_gpu_fp64(const VmafGpu *gpu)
     return true;
 }
 
+static int pin_buffer(void *arg, void *p, size_t bytes)
+{
+    VmafGpuDev *d = arg;
+    return d->ops->host_register(d, p, bytes);
+}
+
+static void unpin_buffer(void *arg, void *p)
+{
+    VmafGpuDev *d = arg;
+    d->ops->host_unregister(d, p);
+}
+
+void vmaf_gpu_pin_pool(VmafGpu *gpu, VmafPicturePool *pool)
+{
+    if (gpu->pinned && gpu->pinned != pool) vmaf_picture_pool_pin(gpu->pinned, NULL, NULL, NULL);
+    gpu->pinned = pool;
+    vmaf_picture_pool_pin(pool, pin_buffer, unpin_buffer, gpu->dev[0]);
+}
+
 bool vmaf_gpu_runs(const VmafGpu *gpu, const VmafGpuProgram *prog)
 {
     return vmaf_gpu_blob(prog, gpu->dev[0]->ops) != NULL;
@@ -501,6 +520,7 @@ void vmaf_gpu_destroy(VmafGpu *gpu)
             if (gpu->recent[b][k].ref) vmaf_picture_unref(&gpu->recent[b][k]);
     free(gpu->lane);
     free(gpu->order);
+    if (gpu->pinned) vmaf_picture_pool_pin(gpu->pinned, NULL, NULL, NULL);
     close_devices(gpu->dev, gpu->n_dev);
     for (unsigned t = 0; t < gpu->n_twin; t++) free(gpu->twin[t].share_key);
     pthread_cond_destroy(&gpu->cond_prepared);
