@@ -265,24 +265,49 @@ static int start_cpu(VmafContext *vmaf)
 }
 
 /*
- * The context's start, where the geometry is known: the GPU side first
- * (the metrics its twins take are not the CPU's), under backend auto the
- * failover that watches it, then the CPU's scheduler, and the record of
- * which backend and devices compute each extractor.
+ * The context's start, the one point where its parts are made, once the
+ * geometry is known (exactvmaf_start, else the first picture): the GPU side
+ * first (the metrics its twins take are not the CPU's), under backend auto
+ * the failover that watches it, then the CPU's scheduler, and the record of
+ * which backend and devices compute each extractor. Its error is sticky.
  */
-static int start(VmafContext *vmaf, const VmafPicture *ref)
+static int start(VmafContext *vmaf, enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w,
+                 unsigned h)
 {
-    vmaf->pix_fmt = ref->pix_fmt;
-    vmaf->bpc = ref->bpc;
-    vmaf->w = ref->w[0];
-    vmaf->h = ref->h[0];
+    if (!vmaf->n_reg) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "no feature registered before the first picture");
+        return -EINVAL;
+    }
+    vmaf->started = true;
+    vmaf->pix_fmt = pix_fmt;
+    vmaf->bpc = bpc;
+    vmaf->w = w;
+    vmaf->h = h;
     clock_gettime(CLOCK_MONOTONIC, &vmaf->t_start);
 
     int err = vmaf_ctx_start_gpu(vmaf);
     if (!err && vmaf->gpu && vmaf_ctx_falls_back(vmaf)) err = vmaf_failover_create(vmaf);
     if (!err) err = start_cpu(vmaf);
     if (!err) err = vmaf_ctx_record_backends(vmaf);
-    return err;
+    return vmaf->start_err = err;
+}
+
+VMAF_EXPORT int exactvmaf_start(VmafContext *vmaf, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                                unsigned w, unsigned h)
+{
+    vmaf_ctx_bind_log(vmaf);
+    if (!vmaf) return -EINVAL;
+    if (vmaf->started) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "the context has started already");
+        return -EINVAL;
+    }
+    VmafPicture geometry;
+    if (vmaf_picture_geometry(&geometry, pix_fmt, bpc, w, h)) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "cannot start on %ux%u %u-bit pictures of format %d",
+                 w, h, bpc, (int)pix_fmt);
+        return -EINVAL;
+    }
+    return start(vmaf, pix_fmt, bpc, w, h);
 }
 
 static int validate(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture *dist,
@@ -367,13 +392,7 @@ static int read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
     }
     if (!err) err = validate(vmaf, ref, dist, index);
     if (!err && !vmaf->started) {
-        if (!vmaf->n_reg) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "no feature registered before the first picture");
-            err = -EINVAL;
-        } else {
-            vmaf->started = true;
-            err = vmaf->start_err = start(vmaf, &in_ref);
-        }
+        err = start(vmaf, in_ref.pix_fmt, in_ref.bpc, in_ref.w[0], in_ref.h[0]);
     } else if (!err && vmaf->start_err) {
         err = vmaf->start_err;
     }
