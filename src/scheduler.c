@@ -232,6 +232,52 @@ static bool has_work(const VmafScheduler *s)
     return s->frames.len || (s->chain_q.len && !s->chain_busy);
 }
 
+/*
+ * Under the lock: take the next part, the chain's first, and compute it
+ * with the lock released meanwhile. wk NULL: the calling thread, which
+ * takes only the chain's parts (it has no instances of its own).
+ */
+static void run_part(VmafScheduler *s, Worker *wk)
+{
+    const bool chain = s->chain_q.len && !s->chain_busy;
+    Frame *f = queue_pop(chain ? &s->chain_q : &s->frames);
+    if (chain) s->chain_busy = true;
+    s->busy++;
+    if (wk) {
+        wk->working = true;
+        wk->index = f->index;
+    }
+    const bool failed = s->err != 0;
+    pthread_cond_signal(&s->cond_space);
+    pthread_mutex_unlock(&s->lock);
+
+    /* After a failure the remaining frames are dropped, not computed. */
+    const int err = failed ? 0 : compute(s, chain ? s->chain : wk->inst, f, chain);
+
+    pthread_mutex_lock(&s->lock);
+    if (err && !s->err) s->err = err;
+    /* The frame's last part releases its pictures (out of the lock). */
+    if (!--f->parts) {
+        pthread_mutex_unlock(&s->lock);
+        frame_free(f);
+        pthread_mutex_lock(&s->lock);
+    }
+    if (chain) {
+        s->chain_busy = false;
+        /* The chain's next frame, for whichever thread is free. */
+        if (s->chain_q.len) pthread_cond_broadcast(&s->cond_job);
+    }
+    s->busy--;
+    if (wk) wk->working = false;
+    if (!s->frames.len && !s->chain_q.len && !s->busy) pthread_cond_broadcast(&s->cond_idle);
+}
+
+/* Under the lock: the chain's next part is free for the calling thread to compute. */
+static bool chain_ready(const VmafScheduler *s)
+{
+    return s->chain_q.len && !s->chain_busy;
+}
+
 static void *worker_main(void *arg)
 {
     Worker *wk = arg;
@@ -248,33 +294,7 @@ static void *worker_main(void *arg)
     for (;;) {
         while (!has_work(s) && !s->stop) pthread_cond_wait(&s->cond_job, &s->lock);
         if (!has_work(s)) break;
-        /* The chain first: its frames are one after the other, the rest side by side. */
-        const bool chain = s->chain_q.len && !s->chain_busy;
-        Frame *f = queue_pop(chain ? &s->chain_q : &s->frames);
-        if (chain) s->chain_busy = true;
-        s->busy++;
-        wk->working = true;
-        wk->index = f->index;
-        const bool failed = s->err != 0;
-        pthread_cond_signal(&s->cond_space);
-        pthread_mutex_unlock(&s->lock);
-
-        /* After a failure the remaining frames are dropped, not computed. */
-        const int err = failed ? 0 : compute(s, chain ? s->chain : wk->inst, f, chain);
-
-        pthread_mutex_lock(&s->lock);
-        if (err && !s->err) s->err = err;
-        /* The frame's last part releases its pictures (out of the lock). */
-        if (!--f->parts) {
-            pthread_mutex_unlock(&s->lock);
-            frame_free(f);
-            pthread_mutex_lock(&s->lock);
-        }
-        if (chain) s->chain_busy = false;
-        s->busy--;
-        wk->working = false;
-        if (!s->frames.len && !s->chain_q.len && !s->busy)
-            pthread_cond_broadcast(&s->cond_idle);
+        run_part(s, wk);
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
@@ -379,9 +399,13 @@ static int enqueue(VmafScheduler *s, Frame *f)
 {
     const bool to_chain = any_in(s, true), to_frames = any_in(s, false);
     pthread_mutex_lock(&s->lock);
+    /* While there is no room, the calling thread computes the chain's next
+     * frame rather than wait: its core is not left idle. */
     while (((to_frames && s->frames.len == s->frames.cap) ||
-            (to_chain && s->chain_q.len == s->chain_q.cap)) && !s->err)
-        pthread_cond_wait(&s->cond_space, &s->lock);
+            (to_chain && s->chain_q.len == s->chain_q.cap)) && !s->err) {
+        if (chain_ready(s)) run_part(s, NULL);
+        else pthread_cond_wait(&s->cond_space, &s->lock);
+    }
     const int err = s->err;
     if (!err) {
         if (to_chain) queue_push(&s->chain_q, f);
@@ -439,8 +463,10 @@ int vmaf_sched_idle(VmafScheduler *s)
 {
     if (!s || !s->worker) return 0;
     pthread_mutex_lock(&s->lock);
-    while (s->frames.len || s->chain_q.len || s->busy)
-        pthread_cond_wait(&s->cond_idle, &s->lock);
+    while (s->frames.len || s->chain_q.len || s->busy) {
+        if (chain_ready(s)) run_part(s, NULL);
+        else pthread_cond_wait(&s->cond_idle, &s->lock);
+    }
     const int err = s->err;
     pthread_mutex_unlock(&s->lock);
     return err;
