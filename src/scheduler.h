@@ -12,7 +12,8 @@
  * whole by one worker, so a frame's bits never depend on the thread count;
  * the temporal metrics are the chain: one instance each, whose state is
  * carried frame to frame, run as a task of its own on whichever worker is
- * free, one frame at a time and in index order.
+ * free (or on the calling thread while it waits for room in the queues),
+ * one frame at a time and in index order.
  *
  * Memory: each queue holds at most one frame per worker, so the pictures
  * held are bounded independently of the clip length.
