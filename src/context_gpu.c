@@ -1,12 +1,15 @@
 /*
  * The context's GPU side: the backend's devices opened (or, under auto, the
  * CPU where none is usable), the pipeline started with the twins of the
- * registered metrics, the pool's pictures pinned for it, and the records
- * of which device computes each extractor. Under backend auto the GPU's
- * errors are held back from here on: the CPU takes over where it cannot
- * start (from frame 0) or fails mid-run (failover.c).
+ * registered metrics, the pool's pictures pinned for it, the records of
+ * which device computes each extractor, each frame's part of the pipeline
+ * and its end (under backend auto through the failover, failover.c). Under backend auto the GPU's
+ * errors are held back while it starts: the CPU takes over where it cannot
+ * start (from frame 0); where it fails mid-run, the failover the context
+ * makes next (failover.c) holds them.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -246,34 +249,89 @@ int vmaf_ctx_record_backends(VmafContext *vmaf)
     return err;
 }
 
-static int pin_buffer(void *arg, void *p, size_t bytes)
-{
-    VmafGpuDev *d = arg;
-    return d->ops->host_register(d, p, bytes);
-}
-
-static void unpin_buffer(void *arg, void *p)
-{
-    VmafGpuDev *d = arg;
-    d->ops->host_unregister(d, p);
-}
-
 /* Pool pictures in page-locked memory: the pipeline copies straight from them. */
 void vmaf_ctx_pin_pool(VmafContext *vmaf)
 {
-    if (vmaf->pool && vmaf->gpu)
-        vmaf_picture_pool_pin(vmaf->pool, pin_buffer, unpin_buffer, vmaf_gpu_device(vmaf->gpu));
+    if (vmaf->pool && vmaf->gpu) vmaf_gpu_pin_pool(vmaf->gpu, vmaf->pool);
 }
 
 void vmaf_ctx_destroy_gpu(VmafContext *vmaf)
 {
-    if (vmaf->pool) vmaf_picture_pool_pin(vmaf->pool, NULL, NULL, NULL);
+    /* The pool's pages are unlocked with it. */
     vmaf_gpu_destroy(vmaf->gpu);
     vmaf->gpu = NULL;
     for (unsigned i = 0; vmaf->gpu_inst && i < vmaf->n_reg; i++)
         vmaf_fex_destroy(vmaf->gpu_inst[i]);
     free(vmaf->gpu_inst);
     vmaf->gpu_inst = NULL;
+}
+
+static bool subsampled_out(const VmafContext *vmaf, unsigned index)
+{
+    return vmaf->cfg.n_subsample > 1 && index % vmaf->cfg.n_subsample;
+}
+
+/* A temporal extractor sees every frame, subsampled or not. */
+static bool skip_by_subsample(const VmafContext *vmaf, const Registration *r,
+                              unsigned index)
+{
+    return !(r->desc->flags & VMAF_FEX_TEMPORAL) && subsampled_out(vmaf, index);
+}
+
+/* A device picture (gpu/dev_picture.h) handed in: the GPU waits for its writes. */
+static int handed_over(VmafPicture *pic)
+{
+    VmafDevPicture *dp = vmaf_picture_device(pic);
+    return dp && dp->ops->handed_over ? dp->ops->handed_over(dp) : 0;
+}
+
+/* Does frame `index` have work for the GPU pipeline? */
+static bool gpu_work(const VmafContext *vmaf, unsigned index)
+{
+    for (unsigned i = 0; vmaf->gpu && i < vmaf->n_reg; i++)
+        if (vmaf->reg[i].gpu && !skip_by_subsample(vmaf, &vmaf->reg[i], index)) return true;
+    return false;
+}
+
+int vmaf_ctx_gpu_frame(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, unsigned index)
+{
+    int err = handed_over(ref);
+    if (!err) err = handed_over(dist);
+    if (err || !gpu_work(vmaf, index)) return err;
+    /* The pipeline takes references of its own; an error here is its
+     * sticky one (this frame or an earlier one failed on the GPU). */
+    if (vmaf->failover) err = vmaf_failover_keep(vmaf, ref, dist, index);
+    if (!err) err = vmaf_gpu_submit(vmaf->gpu, ref, dist, index, !subsampled_out(vmaf, index));
+    /* Under backend auto the frames the GPU dropped, before this one, go
+     * to the CPU, which then computes this one with the others. */
+    if (err && vmaf->failover) err = vmaf_failover_run(vmaf, err, index);
+    return err;
+}
+
+int vmaf_ctx_gpu_drain(VmafContext *vmaf)
+{
+    if (!vmaf->gpu) return 0;
+    int err = vmaf_gpu_drain(vmaf->gpu);
+    /* Under backend auto the frames the GPU dropped go to the CPU. */
+    if (err && vmaf->failover) err = vmaf_failover_run(vmaf, err, UINT_MAX);
+    /* The GPU's work is done: nothing more to hold back. */
+    if (!err && vmaf->failover) vmaf_failover_give_up(vmaf);
+    return err;
+}
+
+int vmaf_ctx_flush_gpu(VmafContext *vmaf)
+{
+    for (unsigned i = 0; vmaf->gpu_inst && i < vmaf->n_reg; i++) {
+        VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] : NULL;
+        if (!fex) continue;
+        const int err = vmaf_fex_flush(fex, VMAF_FEX_CALL_END);
+        if (err) {
+            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s failed to flush (%s)", vmaf->reg[i].desc->name,
+                     strerror(-err));
+            return err;
+        }
+    }
+    return 0;
 }
 
 /* The GPU pipeline and its twins, when a device is open; a metric whose
@@ -358,10 +416,11 @@ int vmaf_ctx_start_gpu(VmafContext *vmaf)
                  "computing on the CPU from frame 0", why[0] ? why : strerror(-err));
         for (unsigned i = 0; i < vmaf->n_reg; i++) vmaf->reg[i].gpu = false;
         err = 0;
-    } else if (hold && !err && vmaf->gpu) {
-        err = vmaf_failover_create(vmaf);
     } else if (hold) {
-        vmaf_log_release(vmaf->log_id, true, NULL, 0);
+        /* With the pipeline running, what the start recovered from (fewer
+         * frames in flight where memory was short, said as info) is not
+         * the run's error; else the held messages are the run's. */
+        vmaf_log_release(vmaf->log_id, !(!err && vmaf->gpu), NULL, 0);
     }
     return err;
 }

@@ -1,24 +1,28 @@
 /*
- * The context's state, shared by the files that schedule its frames:
- * libvmaf.c (registrations, start, the worker threads, the API) and
- * failover.c (the move of a failed GPU's metrics to the CPU).
+ * The context's state, shared by its files: libvmaf.c (registrations, the
+ * start, each frame handed to the GPU pipeline and the CPU's scheduler,
+ * the flush), context_gpu.c (the GPU side of the start), failover.c (the
+ * move of a failed GPU's metrics to the CPU), context_settings.c and
+ * context_concluded.c. libvmaf.c is the top: at its start it makes the GPU
+ * side (context_gpu.c), the failover and the CPU's scheduler, and hands
+ * each frame to the GPU side and the scheduler. The GPU side calls down
+ * into the failover, the failover into the scheduler; none calls up.
  */
 #ifndef EXACTVMAF_CONTEXT_INTERNAL_H
 #define EXACTVMAF_CONTEXT_INTERNAL_H
 
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
 #include "context.h"
 #include "device_record.h"
-#include "exactvmaf/exactvmaf.h"
-#include "feature/extractor.h"
+#include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
 #include "gpu/dev_picture.h"
 #include "gpu/pipeline.h"
 #include "picture_internal.h"
+#include "scheduler.h"
 
 struct VmafFailover;
 
@@ -26,26 +30,10 @@ typedef struct Registration {
     const VmafFeatureExtractor *desc;
     VmafDict *opts;
     char *identity;
-    bool on_caller;     /* CPU instance on the calling thread (temporal) */
-    bool gpu;           /* computed by its twin in the GPU pipeline */
+    bool gpu;           /* computed by its twin in the GPU pipeline, else by the scheduler */
     bool moved;         /* was on the GPU, moved to the CPU by a failover ... */
     unsigned cpu_from;  /* ... from this frame on */
 } Registration;
-
-typedef struct Job {
-    VmafPicture ref, dist;
-    unsigned index;
-    bool moved_only;    /* a frame the GPU dropped: only the moved metrics compute it */
-} Job;
-
-typedef struct Worker {
-    VmafContext *vmaf;
-    VmafFex **inst;     /* one per registration; NULL for temporal ones */
-    pthread_t thread;
-    bool started;
-    bool working;       /* on frame `index` (under the context's lock) */
-    unsigned index;
-} Worker;
 
 struct VmafContext {
     VmafConfiguration cfg;
@@ -56,20 +44,7 @@ struct VmafContext {
     Registration *reg;
     unsigned n_reg;
 
-    /* Instances used on the calling thread: temporal ones, and all of them
-     * when there are no workers. */
-    VmafFex **inst;
-
-    Worker *worker;
-    unsigned n_workers;
-    Job *queue;
-    unsigned q_cap, q_head, q_len, busy;
-    unsigned n_ready;       /* workers whose instances are made (or failed) */
-    bool stop;
-    int worker_err;
-    pthread_mutex_t lock;
-    pthread_cond_t cond_job, cond_space, cond_idle;
-    bool sync_ok;
+    VmafScheduler *cpu;     /* the CPU's metrics, instances and threads, from start */
 
     bool started, flushed;
     int start_err;      /* sticky: extractors could not start (or continue, failover.c) */
@@ -101,20 +76,7 @@ struct VmafContext {
     struct VmafFailover *failover;  /* under backend auto with a pipeline: failover.c */
 };
 
-/* libvmaf.c, for failover.c. */
-bool vmaf_ctx_is_temporal(const VmafContext *vmaf, unsigned i);
-/** Fill inst's empty slots for the registrations on the CPU (see create_instances). */
-int vmaf_ctx_fill_instances(VmafContext *vmaf, VmafFex **inst, bool temporal, bool non_temporal);
-/** The worker threads, as start() makes them when a non-temporal metric is on the CPU. */
-int vmaf_ctx_start_workers(VmafContext *vmaf);
-/** Wait until the workers are idle; their first error. */
-int vmaf_ctx_workers_idle(VmafContext *vmaf);
-/** Compute job on the calling thread (temporal) or queue it for the workers. */
-int vmaf_ctx_compute(VmafContext *vmaf, Job *job);
-/** Replace a device picture by its host copy. */
-int vmaf_ctx_to_host(VmafPicture *pic);
-
-/* context_gpu.c: the GPU side of start() (devices, pipeline, twins; under
+/* context_gpu.c: the GPU side of the start (devices, pipeline, twins; under
  * auto the CPU where the GPU cannot start). 0 also when the run is on the CPU. */
 int vmaf_ctx_start_gpu(VmafContext *vmaf);
 /** Whether the CPU takes over where the GPU cannot start or fails mid-run. */
@@ -123,6 +85,18 @@ bool vmaf_ctx_falls_back(const VmafContext *vmaf);
 int vmaf_ctx_record_backends(VmafContext *vmaf);
 /** The pool's pictures page-locked for the pipeline (where both exist). */
 void vmaf_ctx_pin_pool(VmafContext *vmaf);
+/**
+ * The GPU's part of frame `index`: device pictures handed over (the GPU
+ * waits for the caller's writes), the frame submitted to the pipeline
+ * where a twin computes it; under backend auto a pipeline that failed
+ * hands its metrics to the CPU (failover.c). The pictures stay the
+ * caller's (the pipeline takes references).
+ */
+int vmaf_ctx_gpu_frame(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist, unsigned index);
+/** The pipeline drained (under backend auto, what it dropped to the CPU). */
+int vmaf_ctx_gpu_drain(VmafContext *vmaf);
+/** The twins' instances flushed, after the pipeline is drained; the first error. */
+int vmaf_ctx_flush_gpu(VmafContext *vmaf);
 /** The pipeline and the twins' instances gone; the pool unpinned. */
 void vmaf_ctx_destroy_gpu(VmafContext *vmaf);
 void vmaf_ctx_free_gpu_records(VmafContext *vmaf);

@@ -2,7 +2,8 @@
  * What a caller sets on a context before its first picture: the logger,
  * the backend and its devices (CUDA indices, an OpenCL device, the fp64
  * mode), frames in flight, the division mode, and a CUDA state handed over
- * by libvmaf's CUDA API. Each but the logger is refused once the context has started.
+ * by libvmaf's CUDA API (vmaf_cuda_import_state). Each but the logger is
+ * refused once the context has started.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -13,6 +14,7 @@
 #include "context_internal.h"
 #include "export.h"
 #include "gpu/cuda/cuda_backend.h"
+#include "libvmaf/libvmaf_cuda.h"
 #include "log.h"
 
 VMAF_EXPORT int exactvmaf_set_logger(VmafContext *vmaf, ExactvmafLogCallback cb, void *opaque)
@@ -134,8 +136,11 @@ VMAF_EXPORT int exactvmaf_set_frames_in_flight(VmafContext *vmaf, unsigned frame
     return 0;
 }
 
-int vmaf_ctx_import_cuda(VmafContext *vmaf, VmafCudaState *state)
+/* libvmaf's CUDA API: the caller's CUDA state, for the metrics to run on CUDA. */
+VMAF_EXPORT int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *state)
 {
+    vmaf_ctx_bind_log(vmaf);
+    if (!vmaf || !state) return -EINVAL;
     if (vmaf->started) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "a CUDA state must be imported before the first picture");
         return -EINVAL;

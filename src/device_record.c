@@ -4,6 +4,7 @@
  * dictionary of fields), and the listing's lines (--list-devices).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -112,6 +113,20 @@ int vmaf_device_records_add(VmafDeviceRecords **pr, const char *extractor, const
     if (err) return err;
     e->rec[e->n++] = copy;
     return 0;
+}
+
+int vmaf_device_records_add_takeover(VmafDeviceRecords **r, const char *extractor,
+                                     unsigned from, const char *why)
+{
+    VmafDict *rec = NULL;
+    int err = vmaf_device_record_cpu(&rec);
+    char frame[16];
+    snprintf(frame, sizeof(frame), "%u", from);
+    if (!err && from != UINT_MAX) err = vmaf_dict_set(&rec, "from_frame", frame);
+    if (!err) err = vmaf_dict_set(&rec, "failover", why);
+    if (!err) err = vmaf_device_records_add(r, extractor, rec);
+    vmaf_dict_free(&rec);
+    return err;
 }
 
 unsigned vmaf_device_records_count(const VmafDeviceRecords *r)

@@ -32,6 +32,13 @@ int vmaf_device_record_cpu(VmafDict **rec);
  * equal record is there. 0 or -ENOMEM.
  */
 int vmaf_device_records_add(VmafDeviceRecords **r, const char *extractor, const VmafDict *rec);
+/**
+ * A mid-run failover: the CPU's record appended to extractor's list, saying
+ * from which frame the CPU computed it (UINT_MAX: none, it only concluded)
+ * and why the GPU stopped ("from_frame", "failover").
+ */
+int vmaf_device_records_add_takeover(VmafDeviceRecords **r, const char *extractor,
+                                     unsigned from, const char *why);
 /** How many extractors have records (0 for NULL). */
 unsigned vmaf_device_records_count(const VmafDeviceRecords *r);
 /** Extractor i's name; NULL past the end. */

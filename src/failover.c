@@ -14,12 +14,13 @@
  * fixed size is not drained). Device pictures are downloaded at the
  * failover; where that is impossible, so is the failover.
  *
- * At the seam: a non-temporal metric gets new CPU instances, placed as
- * start() places them; a temporal one keeps its instance, whose twin hands
- * what it accumulated to the CPU path and whose CPU path is primed with the
- * pictures before F (vmaf_fex_take_over). The frames F.. before the current
- * one are then computed for the moved metrics alone, in order; the run
- * goes on on the CPU. The GPU's errors are held back while this is
+ * At the seam the moved metrics join the CPU's scheduler (scheduler.h): a
+ * non-temporal one gets new CPU instances, placed as at the start; a
+ * temporal one keeps its instance, whose twin hands what it accumulated to
+ * the CPU path and whose CPU path is primed with the pictures before F
+ * (vmaf_fex_take_over). The frames F.. before the current one are then
+ * computed for the moved metrics alone, in order (catch-up frames); the
+ * run goes on on the CPU. The GPU's errors are held back while this is
  * possible (log.h) and become one warning when it happens.
  */
 #include <errno.h>
@@ -32,6 +33,8 @@
 #include "failover.h"
 #include "fex_internal.h"
 #include "log.h"
+#include "picture_internal.h"
+#include "scheduler.h"
 
 typedef struct Kept {
     unsigned seq, index;
@@ -57,9 +60,6 @@ int vmaf_failover_create(VmafContext *vmaf)
     VmafFailover *fo = calloc(1, sizeof(*fo));
     if (!fo) return -ENOMEM;
     vmaf->failover = fo;
-    /* What the start recovered from (fewer frames in flight where memory
-     * was short, said as info) is not the run's error. */
-    vmaf_log_release(vmaf->log_id, false, NULL, 0);
     vmaf_log_hold(vmaf->log_id);
     fo->holding = true;
     return 0;
@@ -133,50 +133,17 @@ int vmaf_failover_keep(VmafContext *vmaf, const VmafPicture *ref, const VmafPict
 static int kept_to_host(VmafFailover *fo, unsigned first)
 {
     for (unsigned i = first; i < fo->n_kept; i++) {
-        int err = vmaf_ctx_to_host(&fo->kept[i].ref);
-        if (!err) err = vmaf_ctx_to_host(&fo->kept[i].dist);
+        int err = vmaf_picture_to_host(&fo->kept[i].ref);
+        if (!err) err = vmaf_picture_to_host(&fo->kept[i].dist);
         if (err) return err;
     }
     return 0;
 }
 
-/* Every metric on the CPU now has its instances where start() puts them. */
-static int place_instances(VmafContext *vmaf)
-{
-    bool non_temporal = false;
-    for (unsigned i = 0; i < vmaf->n_reg; i++)
-        non_temporal |= vmaf->reg[i].moved && !vmaf->reg[i].on_caller;
-    const bool threaded = vmaf->cfg.n_threads > 0 && non_temporal;
-    int err = vmaf_ctx_fill_instances(vmaf, vmaf->inst, true, !threaded && !vmaf->worker);
-    if (err || !threaded) return err;
-    if (!vmaf->worker) return vmaf_ctx_start_workers(vmaf);
-    /* The workers are idle (the caller waited): their sets grow in place. */
-    for (unsigned w = 0; w < vmaf->n_workers && !err; w++)
-        err = vmaf_ctx_fill_instances(vmaf, vmaf->worker[w].inst, false, true);
-    return err;
-}
-
-/*
- * The outputs' devices of a moved extractor end with the CPU's record,
- * saying from which frame it computed (none: it only concluded) and why.
- */
-static int record_takeover(VmafContext *vmaf, const char *name, unsigned from, const char *why)
-{
-    VmafDict *rec = NULL;
-    int err = vmaf_device_record_cpu(&rec);
-    char frame[16];
-    snprintf(frame, sizeof(frame), "%u", from);
-    if (!err && from != UINT_MAX) err = vmaf_dict_set(&rec, "from_frame", frame);
-    if (!err) err = vmaf_dict_set(&rec, "failover", why);
-    if (!err) err = vmaf_device_records_add(&vmaf->devices, name, rec);
-    vmaf_dict_free(&rec);
-    return err;
-}
-
 int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
 {
     VmafFailover *fo = vmaf->failover;
-    if (!fo || !vmaf->gpu) return err;
+    if (!fo || !vmaf->gpu || !vmaf->cpu) return err;
     unsigned from_seq = 0;
     vmaf_gpu_dropped_from(vmaf->gpu, &from_seq);
     unsigned first = 0;
@@ -204,14 +171,16 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
     /* The history is the kept frames before a metric's seam (the failing
      * frame's, or the next one's where its twin concluded it). */
     const unsigned hist_end = first < fo->n_kept ? first + 1 : first;
-    int werr = vmaf_ctx_workers_idle(vmaf);
+    const int werr = vmaf_sched_idle(vmaf->cpu);
     if (werr) return werr;
 
-    if (vmaf->pool) vmaf_picture_pool_pin(vmaf->pool, NULL, NULL, NULL);
+    /* The twins' instances go on; the pipeline goes. */
     const char *backend = vmaf_gpu_backend(vmaf->gpu);
-    char names[256] = "";
+    VmafFex **twins = vmaf->gpu_inst;
+    vmaf->gpu_inst = NULL;
     vmaf_gpu_destroy(vmaf->gpu);
     vmaf->gpu = NULL;
+    char names[256] = "";
     /* The GPU's errors, its teardown's included, become the one warning below. */
     char first_error[400];
     vmaf_log_release(vmaf->log_id, false, first_error, sizeof(first_error));
@@ -224,12 +193,11 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
         Registration *r = &vmaf->reg[i];
         if (!r->gpu) continue;
-        VmafFex *fex = vmaf->gpu_inst[i];
-        vmaf->gpu_inst[i] = NULL;
+        VmafFex *fex = twins[i];
         r->gpu = false;
         r->moved = true;
-        r->on_caller = vmaf_ctx_is_temporal(vmaf, i);
-        if (r->on_caller && !terr) {
+        const bool temporal = r->desc->flags & VMAF_FEX_TEMPORAL;
+        if (temporal && !terr) {
             VmafPicture href[VMAF_GPU_MAX_HISTORY], hdist[VMAF_GPU_MAX_HISTORY];
             unsigned hindex[VMAF_GPU_MAX_HISTORY], n = 0, k = hist_end;
             while (k > 0 && fo->kept[k - 1].index >= r->cpu_from) k--;
@@ -239,18 +207,21 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
                 hindex[n] = fo->kept[j].index;
             }
             terr = vmaf_fex_take_over(fex, href, hdist, hindex, n);
-            vmaf->inst[i] = fex;
-        } else {
-            vmaf_fex_destroy(fex);
         }
+        /* A temporal instance goes on in the scheduler's chain; the others
+         * are made anew there (vmaf_sched_start below). */
+        VmafFex *keep = temporal && !terr ? fex : NULL;
+        if (!keep) vmaf_fex_destroy(fex);
+        if (!terr) terr = vmaf_sched_add(vmaf->cpu, i, r->desc, r->opts, r->cpu_from, keep);
         if (fo->moved) fo->moved[fo->n_moved++] = (Moved){ .reg = i, .frame = r->cpu_from };
-        if (!terr) terr = record_takeover(vmaf, r->desc->name, r->cpu_from, fo->why);
+        if (!terr)
+            terr = vmaf_device_records_add_takeover(&vmaf->devices, r->desc->name, r->cpu_from,
+                                                    fo->why);
         const size_t len = strlen(names);
         snprintf(names + len, sizeof(names) - len, "%s%s", len ? ", " : "", r->desc->name);
     }
-    free(vmaf->gpu_inst);
-    vmaf->gpu_inst = NULL;
-    if (!terr) terr = place_instances(vmaf);
+    free(twins);
+    if (!terr) terr = vmaf_sched_start(vmaf->cpu);
     if (terr) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "the GPU failed (%s) and its metrics cannot continue "
                  "on the CPU (%s)", fo->why, strerror(-terr));
@@ -269,13 +240,7 @@ int vmaf_failover_run(VmafContext *vmaf, int err, unsigned before)
     for (unsigned i = first; i < fo->n_kept && !terr; i++) {
         Kept *k = &fo->kept[i];
         if (k->index >= before) break;
-        Job job = { .index = k->index, .moved_only = true };
-        terr = vmaf_picture_ref(&job.ref, &k->ref);
-        if (!terr) {
-            terr = vmaf_picture_ref(&job.dist, &k->dist);
-            if (terr) vmaf_picture_unref(&job.ref);
-        }
-        if (!terr) terr = vmaf_ctx_compute(vmaf, &job);
+        terr = vmaf_sched_catch_up(vmaf->cpu, &k->ref, &k->dist, k->index);
     }
     release_kept(fo);
     if (terr) vmaf->start_err = terr;

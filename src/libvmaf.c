@@ -1,21 +1,21 @@
 /*
- * The context: registrations, frame scheduling over worker threads, and
- * the libvmaf API entry points that are not about models or output.
+ * The context: registrations, its start, each frame handed to the parts
+ * that compute it, the flush, and the libvmaf API entry points that are
+ * not about models or output.
  *
- * Threads: every non-temporal extractor has one instance per worker, and a
- * frame is computed whole by one worker, so a frame's bits never depend on
- * the thread count. Temporal extractors run on the calling thread in index
- * order. The job queue holds at most 2 frames per worker, which bounds
- * memory independently of the clip length.
+ * The start (start(), at the first picture: the API gives the geometry
+ * there) makes the parts in one place, in order: the GPU side
+ * (context_gpu.c: devices, the pipeline and its twins), under backend auto
+ * the failover that watches it (failover.c), then the CPU's scheduler
+ * (scheduler.h) with every metric the GPU does not take.
  *
  * GPU: extractors with a twin on the chosen backend have one instance in
  * the GPU frame pipeline (src/gpu/pipeline.h), which holds K frames in
  * flight per device and concludes them in order on its own thread; the
- * others run on the CPU as above, in the same run.
+ * others run on the CPU's scheduler (its worker threads, or the calling
+ * thread), in the same run.
  */
 #include <errno.h>
-#include <limits.h>
-#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,33 +27,9 @@
 #include "failover.h"
 #include "fex_internal.h"
 #include "gpu/cuda/cuda_backend.h"
-#include "gpu/dev_picture.h"
-#include "gpu/pipeline.h"
 #include "log.h"
 #include "picture_internal.h"
-
-void vmaf_ctx_bind_log(const VmafContext *vmaf) { vmaf_log_bind(vmaf ? vmaf->log_id : 0); }
-VmafFeatureCollector *vmaf_ctx_collector(VmafContext *vmaf) { return vmaf->fc; }
-unsigned vmaf_ctx_frame_count(VmafContext *vmaf) { return vmaf->pic_cnt; }
-unsigned vmaf_ctx_subsample(VmafContext *vmaf) { return vmaf->cfg.n_subsample; }
-unsigned vmaf_ctx_width(VmafContext *vmaf) { return vmaf->w; }
-unsigned vmaf_ctx_height(VmafContext *vmaf) { return vmaf->h; }
-int vmaf_ctx_output_precision(VmafContext *vmaf) { return vmaf->output_precision; }
-const VmafDict *vmaf_ctx_backends(VmafContext *vmaf) { return vmaf->backends; }
-const VmafDeviceRecords *vmaf_ctx_devices(VmafContext *vmaf) { return vmaf->devices; }
-void vmaf_ctx_set_output_precision(VmafContext *vmaf, int digits)
-{
-    vmaf->output_precision = digits;
-}
-
-double vmaf_ctx_fps(VmafContext *vmaf)
-{
-    struct timespec end = vmaf->t_end;
-    if (!vmaf->flushed) clock_gettime(CLOCK_MONOTONIC, &end);
-    const double s = (double)(end.tv_sec - vmaf->t_start.tv_sec) +
-                     (double)(end.tv_nsec - vmaf->t_start.tv_nsec) * 1e-9;
-    return s > 0 ? vmaf->pic_cnt / s : 0.0;
-}
+#include "scheduler.h"
 
 VMAF_EXPORT const char *vmaf_version(void)
 {
@@ -86,25 +62,11 @@ VMAF_EXPORT int vmaf_init(VmafContext **out, VmafConfiguration cfg)
     vmaf_log_set_level(cfg.log_level);
     vmaf->log_id = vmaf_log_register(cfg.log_level);
     vmaf_log_bind(vmaf->log_id);
-    int err = vmaf_fc_create(&vmaf->fc);
+    const int err = vmaf_fc_create(&vmaf->fc);
     if (err) goto fail;
-    if (pthread_mutex_init(&vmaf->lock, NULL)) goto fail_nomem;
-    if (pthread_cond_init(&vmaf->cond_job, NULL)) goto fail_mutex;
-    if (pthread_cond_init(&vmaf->cond_space, NULL)) goto fail_cj;
-    if (pthread_cond_init(&vmaf->cond_idle, NULL)) goto fail_cs;
-    vmaf->sync_ok = true;
     *out = vmaf;
     return 0;
-fail_cs:
-    pthread_cond_destroy(&vmaf->cond_space);
-fail_cj:
-    pthread_cond_destroy(&vmaf->cond_job);
-fail_mutex:
-    pthread_mutex_destroy(&vmaf->lock);
-fail_nomem:
-    err = -ENOMEM;
 fail:
-    vmaf_fc_destroy(vmaf->fc);
     vmaf_log_unregister(vmaf->log_id);
     vmaf_log_bind(0);
     free(vmaf);
@@ -262,275 +224,67 @@ VMAF_EXPORT int vmaf_import_feature_score(VmafContext *vmaf, const char *feature
                           vmaf_fc_order_key(index, 0xfff, 0));
 }
 
-static bool is_temporal(const Registration *r)
+/* The CPU's scheduler, with every metric the GPU did not take. */
+static int start_cpu(VmafContext *vmaf)
 {
-    return r->desc->flags & VMAF_FEX_TEMPORAL;
-}
-
-bool vmaf_ctx_is_temporal(const VmafContext *vmaf, unsigned i)
-{
-    return is_temporal(&vmaf->reg[i]);
-}
-
-/* Temporal CPU extractors have their instance on the calling thread. */
-static bool on_caller(const Registration *r)
-{
-    return r->on_caller;
-}
-
-static void destroy_instances(VmafFex **inst, unsigned n)
-{
-    if (!inst) return;
-    for (unsigned i = 0; i < n; i++) vmaf_fex_destroy(inst[i]);
-    free(inst);
-}
-
-int vmaf_ctx_fill_instances(VmafContext *vmaf, VmafFex **inst, bool temporal, bool non_temporal)
-{
-    for (unsigned i = 0; i < vmaf->n_reg; i++) {
+    const VmafSchedConfig sc = {
+        .n_threads = vmaf->cfg.n_threads, .n_subsample = vmaf->cfg.n_subsample,
+        .n_slots = vmaf->n_reg, .division = vmaf->division, .fc = vmaf->fc,
+        .log_id = vmaf->log_id, .pix_fmt = vmaf->pix_fmt, .bpc = vmaf->bpc,
+        .w = vmaf->w, .h = vmaf->h,
+    };
+    int err = vmaf_sched_create(&vmaf->cpu, &sc);
+    for (unsigned i = 0; !err && i < vmaf->n_reg; i++) {
         const Registration *r = &vmaf->reg[i];
-        if (inst[i] || r->gpu || (on_caller(r) ? !temporal : !non_temporal)) continue;
-        /* The instances before this one in the set may lead a shared pass. */
-        const VmafFexEnv env = { .division = vmaf->division, .siblings = inst, .n_siblings = i };
-        int err = vmaf_fex_create(&inst[i], r->desc, r->opts, &env, vmaf->fc, i);
-        if (err) return err;
-        err = vmaf_fex_init(inst[i], vmaf->pix_fmt, vmaf->bpc, vmaf->w, vmaf->h);
-        if (err) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: cannot start on %ux%u %u-bit pictures (%s)",
-                     r->desc->name, vmaf->w, vmaf->h, vmaf->bpc, strerror(-err));
-            return err;
-        }
+        if (!r->gpu) err = vmaf_sched_add(vmaf->cpu, i, r->desc, r->opts, 0, NULL);
     }
-    return 0;
-}
-
-/* One thread's set of instances, all NULL: one slot per registration. */
-static VmafFex **alloc_instances(const VmafContext *vmaf)
-{
-    return calloc(vmaf->n_reg ? vmaf->n_reg : 1, sizeof(VmafFex *));
-}
-
-/* Instances for one thread: temporal ones only on the calling thread. */
-static int create_instances(VmafContext *vmaf, VmafFex ***out, bool temporal,
-                            bool non_temporal)
-{
-    VmafFex **inst = alloc_instances(vmaf);
-    if (!inst) return -ENOMEM;
-    const int err = vmaf_ctx_fill_instances(vmaf, inst, temporal, non_temporal);
-    if (err) {
-        destroy_instances(inst, vmaf->n_reg);
-        return err;
-    }
-    *out = inst;
-    return 0;
-}
-
-static bool subsampled_out(const VmafContext *vmaf, unsigned index)
-{
-    return vmaf->cfg.n_subsample > 1 && index % vmaf->cfg.n_subsample;
-}
-
-static bool skip_by_subsample(const VmafContext *vmaf, const Registration *r,
-                              unsigned index)
-{
-    return !is_temporal(r) && subsampled_out(vmaf, index);
-}
-
-/* Does frame `index` have work for the GPU pipeline? */
-/* Whether any extractor runs on the CPU (reads the pictures' samples there). */
-static bool cpu_work(const VmafContext *vmaf)
-{
-    for (unsigned i = 0; i < vmaf->n_reg; i++)
-        if (!vmaf->reg[i].gpu) return true;
-    return false;
-}
-
-/* A device picture (gpu/dev_picture.h) handed in: the GPU waits for its writes. */
-static int handed_over(VmafPicture *pic)
-{
-    VmafDevPicture *dp = vmaf_picture_device(pic);
-    return dp && dp->ops->handed_over ? dp->ops->handed_over(dp) : 0;
+    return err ? err : vmaf_sched_start(vmaf->cpu);
 }
 
 /*
- * Where an extractor runs on the CPU, a device picture is replaced by its
- * host copy (downloaded here, once); the pipeline holds its own reference
- * to the device picture.
+ * The context's start, the one point where its parts are made, once the
+ * geometry is known (exactvmaf_start, else the first picture): the GPU side
+ * first (the metrics its twins take are not the CPU's), under backend auto
+ * the failover that watches it, then the CPU's scheduler, and the record of
+ * which backend and devices compute each extractor. Its error is sticky.
  */
-int vmaf_ctx_to_host(VmafPicture *pic)
+static int start(VmafContext *vmaf, enum VmafPixelFormat pix_fmt, unsigned bpc, unsigned w,
+                 unsigned h)
 {
-    if (!vmaf_picture_device(pic)) return 0;
-    VmafPicture host;
-    const int err = vmaf_picture_host(pic, &host);
-    if (err) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "a device picture cannot be read back (%d)", err);
-        return err;
+    if (!vmaf->n_reg) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "no feature registered before the first picture");
+        return -EINVAL;
     }
-    vmaf_picture_unref(pic);
-    *pic = host;
-    return 0;
-}
-
-static bool gpu_work(const VmafContext *vmaf, unsigned index)
-{
-    for (unsigned i = 0; vmaf->gpu && i < vmaf->n_reg; i++)
-        if (vmaf->reg[i].gpu && !skip_by_subsample(vmaf, &vmaf->reg[i], index)) return true;
-    return false;
-}
-
-static int extract_frame(VmafContext *vmaf, VmafFex **inst, const Job *job,
-                         bool temporal)
-{
-    for (unsigned i = 0; i < vmaf->n_reg; i++) {
-        if (!inst[i] || vmaf->reg[i].gpu || on_caller(&vmaf->reg[i]) != temporal) continue;
-        if (job->moved_only && (!vmaf->reg[i].moved || job->index < vmaf->reg[i].cpu_from))
-            continue;
-        if (skip_by_subsample(vmaf, &vmaf->reg[i], job->index)) continue;
-        int err = vmaf_fex_extract(inst[i], &job->ref, &job->dist, job->index);
-        if (err) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s failed on frame %u (%s)",
-                     vmaf->reg[i].desc->name, job->index, strerror(-err));
-            return err;
-        }
-    }
-    return 0;
-}
-
-static void *worker_main(void *arg)
-{
-    Worker *wk = arg;
-    VmafContext *vmaf = wk->vmaf;
-    vmaf_log_bind(vmaf->log_id);
-    /* Each worker makes its own instances, the workers side by side: their
-     * start (buffers allocated, and cleared by the kernel as they are first
-     * touched) then takes one instance's time, not one per thread. */
-    const int init_err = vmaf_ctx_fill_instances(vmaf, wk->inst, false, true);
-    pthread_mutex_lock(&vmaf->lock);
-    if (init_err && !vmaf->worker_err) vmaf->worker_err = init_err;
-    vmaf->n_ready++;
-    pthread_cond_broadcast(&vmaf->cond_idle);
-    for (;;) {
-        while (!vmaf->q_len && !vmaf->stop) pthread_cond_wait(&vmaf->cond_job, &vmaf->lock);
-        if (!vmaf->q_len && vmaf->stop) break;
-        Job job = vmaf->queue[vmaf->q_head];
-        vmaf->q_head = (vmaf->q_head + 1) % vmaf->q_cap;
-        vmaf->q_len--;
-        vmaf->busy++;
-        wk->working = true;
-        wk->index = job.index;
-        const bool failed = vmaf->worker_err != 0;
-        pthread_cond_signal(&vmaf->cond_space);
-        pthread_mutex_unlock(&vmaf->lock);
-
-        /* After a failure the remaining frames are dropped, not computed. */
-        int err = failed ? 0 : extract_frame(vmaf, wk->inst, &job, false);
-        vmaf_picture_unref(&job.ref);
-        vmaf_picture_unref(&job.dist);
-
-        pthread_mutex_lock(&vmaf->lock);
-        if (err && !vmaf->worker_err) vmaf->worker_err = err;
-        vmaf->busy--;
-        wk->working = false;
-        if (!vmaf->q_len && !vmaf->busy) pthread_cond_broadcast(&vmaf->cond_idle);
-    }
-    pthread_mutex_unlock(&vmaf->lock);
-    return NULL;
-}
-
-static void stop_workers(VmafContext *vmaf)
-{
-    if (!vmaf->worker) return;
-    pthread_mutex_lock(&vmaf->lock);
-    vmaf->stop = true;
-    pthread_cond_broadcast(&vmaf->cond_job);
-    pthread_mutex_unlock(&vmaf->lock);
-    for (unsigned i = 0; i < vmaf->n_workers; i++)
-        if (vmaf->worker[i].started) pthread_join(vmaf->worker[i].thread, NULL);
-    /* Frames still queued after a failure are released here. */
-    while (vmaf->q_len) {
-        Job *j = &vmaf->queue[vmaf->q_head];
-        vmaf_picture_unref(&j->ref);
-        vmaf_picture_unref(&j->dist);
-        vmaf->q_head = (vmaf->q_head + 1) % vmaf->q_cap;
-        vmaf->q_len--;
-    }
-    for (unsigned i = 0; i < vmaf->n_workers; i++)
-        destroy_instances(vmaf->worker[i].inst, vmaf->n_reg);
-    free(vmaf->worker);
-    vmaf->worker = NULL;
-    free(vmaf->queue);
-    vmaf->queue = NULL;
-}
-
-static bool any_non_temporal(const VmafContext *vmaf)
-{
-    for (unsigned i = 0; i < vmaf->n_reg; i++)
-        if (!on_caller(&vmaf->reg[i]) && !vmaf->reg[i].gpu) return true;
-    return false;
-}
-
-static int start(VmafContext *vmaf, const VmafPicture *ref)
-{
-    vmaf->pix_fmt = ref->pix_fmt;
-    vmaf->bpc = ref->bpc;
-    vmaf->w = ref->w[0];
-    vmaf->h = ref->h[0];
+    vmaf->started = true;
+    vmaf->pix_fmt = pix_fmt;
+    vmaf->bpc = bpc;
+    vmaf->w = w;
+    vmaf->h = h;
     clock_gettime(CLOCK_MONOTONIC, &vmaf->t_start);
 
     int err = vmaf_ctx_start_gpu(vmaf);
-    if (err) return err;
-    for (unsigned i = 0; i < vmaf->n_reg; i++)
-        vmaf->reg[i].on_caller = is_temporal(&vmaf->reg[i]) && !vmaf->reg[i].gpu;
-
-    const bool threaded = vmaf->cfg.n_threads > 0 && any_non_temporal(vmaf);
-    err = create_instances(vmaf, &vmaf->inst, true, !threaded);
+    if (!err && vmaf->gpu && vmaf_ctx_falls_back(vmaf)) err = vmaf_failover_create(vmaf);
+    if (!err) err = start_cpu(vmaf);
     if (!err) err = vmaf_ctx_record_backends(vmaf);
-    if (err) return err;
-    return threaded ? vmaf_ctx_start_workers(vmaf) : 0;
+    return vmaf->start_err = err;
 }
 
-int vmaf_ctx_start_workers(VmafContext *vmaf)
+VMAF_EXPORT int exactvmaf_start(VmafContext *vmaf, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                                unsigned w, unsigned h)
 {
-    int err;
-    vmaf->stop = false;
-    vmaf->q_head = vmaf->q_len = vmaf->busy = 0;
-    vmaf->n_workers = vmaf->cfg.n_threads;
-    /* A frame waiting for each worker: one that finishes finds its next
-     * frame there; more would only hold more pictures in memory. */
-    vmaf->q_cap = vmaf->n_workers;
-    vmaf->queue = calloc(vmaf->q_cap, sizeof(*vmaf->queue));
-    vmaf->worker = calloc(vmaf->n_workers, sizeof(*vmaf->worker));
-    if (!vmaf->queue || !vmaf->worker) {
-        err = -ENOMEM;
-        goto fail;
+    vmaf_ctx_bind_log(vmaf);
+    if (!vmaf) return -EINVAL;
+    if (vmaf->started) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "the context has started already");
+        return -EINVAL;
     }
-    for (unsigned i = 0; i < vmaf->n_workers; i++) {
-        vmaf->worker[i].vmaf = vmaf;
-        vmaf->worker[i].inst = alloc_instances(vmaf);
-        if (!vmaf->worker[i].inst) {
-            err = -ENOMEM;
-            goto fail;
-        }
+    VmafPicture geometry;
+    if (vmaf_picture_geometry(&geometry, pix_fmt, bpc, w, h)) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "cannot start on %ux%u %u-bit pictures of format %d",
+                 w, h, bpc, (int)pix_fmt);
+        return -EINVAL;
     }
-    vmaf->n_ready = 0;
-    vmaf->worker_err = 0;
-    for (unsigned i = 0; i < vmaf->n_workers; i++) {
-        if (pthread_create(&vmaf->worker[i].thread, NULL, worker_main, &vmaf->worker[i])) {
-            err = -ENOMEM;
-            goto fail;
-        }
-        vmaf->worker[i].started = true;
-    }
-    /* Every worker's instances made (worker_main) before the first frame. */
-    pthread_mutex_lock(&vmaf->lock);
-    while (vmaf->n_ready < vmaf->n_workers) pthread_cond_wait(&vmaf->cond_idle, &vmaf->lock);
-    err = vmaf->worker_err;
-    pthread_mutex_unlock(&vmaf->lock);
-    if (!err) return 0;
-fail:
-    stop_workers(vmaf);
-    vmaf->n_workers = 0;
-    return err;
+    return start(vmaf, pix_fmt, bpc, w, h);
 }
 
 static int validate(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture *dist,
@@ -560,40 +314,14 @@ static int validate(VmafContext *vmaf, const VmafPicture *ref, const VmafPicture
     return 0;
 }
 
-int vmaf_ctx_workers_idle(VmafContext *vmaf)
-{
-    if (!vmaf->worker) return 0;
-    pthread_mutex_lock(&vmaf->lock);
-    while (vmaf->q_len || vmaf->busy) pthread_cond_wait(&vmaf->cond_idle, &vmaf->lock);
-    const int err = vmaf->worker_err;
-    pthread_mutex_unlock(&vmaf->lock);
-    return err;
-}
-
 static int flush(VmafContext *vmaf)
 {
-    int err = 0;
-    if (vmaf->gpu) {
-        err = vmaf_gpu_drain(vmaf->gpu);
-        /* Under backend auto the frames the GPU dropped go to the CPU. */
-        if (err && vmaf->failover) err = vmaf_failover_run(vmaf, err, UINT_MAX);
-        /* The GPU's work is done: nothing more to hold back. */
-        if (!err && vmaf->failover) vmaf_failover_give_up(vmaf);
-    }
-    if (vmaf->worker) {
-        const int werr = vmaf_ctx_workers_idle(vmaf);
-        if (!err) err = werr;
-        stop_workers(vmaf);
-    }
-    for (unsigned i = 0; !err && i < vmaf->n_reg; i++) {
-        VmafFex *fex = vmaf->reg[i].gpu ? vmaf->gpu_inst[i] :
-                       on_caller(&vmaf->reg[i]) && vmaf->inst ? vmaf->inst[i] : NULL;
-        if (!fex) continue;
-        err = vmaf_fex_flush(fex, VMAF_FEX_CALL_END);
-        if (err)
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s failed to flush (%s)",
-                     vmaf->reg[i].desc->name, strerror(-err));
-    }
+    /* The GPU's end first: under backend auto the CPU computes what it dropped. */
+    int err = vmaf_ctx_gpu_drain(vmaf);
+    /* The CPU's end, its temporal metrics' flush included, then the twins'. */
+    const int cerr = vmaf_sched_finish(vmaf->cpu);
+    if (!err) err = cerr;
+    if (!err) err = vmaf_ctx_flush_gpu(vmaf);
     vmaf->flushed = true;
     clock_gettime(CLOCK_MONOTONIC, &vmaf->t_end);
     if (vmaf->pool) {
@@ -633,7 +361,7 @@ static int read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
     /* The library owns the pictures from here on, also on error. The same
      * picture given as both gets a second reference for the second unref. */
     if (ref->ref && ref->ref == dist->ref) vmaf_picture_ref(dist, ref);
-    Job job = { .ref = *ref, .dist = *dist, .index = index };
+    VmafPicture in_ref = *ref, in_dist = *dist;
     int err = 0;
     if (vmaf->flushed) {
         vmaf_log(VMAF_LOG_LEVEL_ERROR, "pictures read after the flush");
@@ -641,24 +369,18 @@ static int read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
     }
     if (!err) err = validate(vmaf, ref, dist, index);
     if (!err && !vmaf->started) {
-        if (!vmaf->n_reg) {
-            vmaf_log(VMAF_LOG_LEVEL_ERROR, "no feature registered before the first picture");
-            err = -EINVAL;
-        } else {
-            vmaf->started = true;
-            err = vmaf->start_err = start(vmaf, &job.ref);
-        }
+        err = start(vmaf, in_ref.pix_fmt, in_ref.bpc, in_ref.w[0], in_ref.h[0]);
     } else if (!err && vmaf->start_err) {
         err = vmaf->start_err;
     }
     if (err) {
         /* Pictures that did not come from vmaf_picture_alloc() are not ours to free. */
-        if (job.ref.ref) {
-            vmaf_picture_unref(&job.ref);
+        if (in_ref.ref) {
+            vmaf_picture_unref(&in_ref);
             memset(ref, 0, sizeof(*ref));
         }
-        if (job.dist.ref) {
-            vmaf_picture_unref(&job.dist);
+        if (in_dist.ref) {
+            vmaf_picture_unref(&in_dist);
             memset(dist, 0, sizeof(*dist));
         }
         return err;
@@ -666,61 +388,21 @@ static int read_pictures(VmafContext *vmaf, VmafPicture *ref, VmafPicture *dist,
     memset(ref, 0, sizeof(*ref));
     memset(dist, 0, sizeof(*dist));
 
-    /* The pipeline takes references of its own; an error here is its
-     * sticky one (this frame or an earlier one failed on the GPU). */
-    const bool dev = vmaf_picture_device(&job.ref) || vmaf_picture_device(&job.dist);
-    if (dev) err = handed_over(&job.ref);
-    if (!err && dev) err = handed_over(&job.dist);
-    if (!err && gpu_work(vmaf, index)) {
-        if (vmaf->failover) err = vmaf_failover_keep(vmaf, &job.ref, &job.dist, index);
-        if (!err)
-            err = vmaf_gpu_submit(vmaf->gpu, &job.ref, &job.dist, index,
-                                  !subsampled_out(vmaf, index));
-        /* Under backend auto the frames the GPU dropped, before this one, go
-         * to the CPU, which then computes this one with the others. */
-        if (err && vmaf->failover) err = vmaf_failover_run(vmaf, err, index);
-    }
-    if (!err && dev && cpu_work(vmaf)) {
-        err = vmaf_ctx_to_host(&job.ref);
-        if (!err) err = vmaf_ctx_to_host(&job.dist);
+    /* The GPU's part, then the CPU's. */
+    err = vmaf_ctx_gpu_frame(vmaf, &in_ref, &in_dist, index);
+    /* The CPU reads device pictures' host copies (downloaded here, once). */
+    if (!err && vmaf_sched_any(vmaf->cpu)) {
+        err = vmaf_picture_to_host(&in_ref);
+        if (!err) err = vmaf_picture_to_host(&in_dist);
     }
     if (err) {
-        vmaf_picture_unref(&job.ref);
-        vmaf_picture_unref(&job.dist);
+        vmaf_picture_unref(&in_ref);
+        vmaf_picture_unref(&in_dist);
         return err;
     }
     vmaf->last_index = index;
     vmaf->pic_cnt++;
-    return vmaf_ctx_compute(vmaf, &job);
-}
-
-/* The CPU's part of a frame; the job's pictures are released. */
-int vmaf_ctx_compute(VmafContext *vmaf, Job *jp)
-{
-    Job job = *jp;
-    int err = extract_frame(vmaf, vmaf->inst, &job, true);
-    if (err || !vmaf->worker) {
-        if (!err) err = extract_frame(vmaf, vmaf->inst, &job, false);
-        vmaf_picture_unref(&job.ref);
-        vmaf_picture_unref(&job.dist);
-        return err;
-    }
-
-    pthread_mutex_lock(&vmaf->lock);
-    while (vmaf->q_len == vmaf->q_cap && !vmaf->worker_err)
-        pthread_cond_wait(&vmaf->cond_space, &vmaf->lock);
-    err = vmaf->worker_err;
-    if (!err) {
-        vmaf->queue[(vmaf->q_head + vmaf->q_len) % vmaf->q_cap] = job;
-        vmaf->q_len++;
-        pthread_cond_signal(&vmaf->cond_job);
-    }
-    pthread_mutex_unlock(&vmaf->lock);
-    if (err) {
-        vmaf_picture_unref(&job.ref);
-        vmaf_picture_unref(&job.dist);
-    }
-    return err;
+    return vmaf_sched_frame(vmaf->cpu, &in_ref, &in_dist, index);
 }
 
 VMAF_EXPORT int vmaf_feature_score_at_index(VmafContext *vmaf, const char *feature_name,
@@ -738,60 +420,13 @@ VMAF_EXPORT int vmaf_feature_score_at_index(VmafContext *vmaf, const char *featu
     return -EINVAL;
 }
 
-VMAF_EXPORT int vmaf_preallocate_pictures(VmafContext *vmaf, VmafPictureConfiguration cfg)
-{
-    vmaf_ctx_bind_log(vmaf);
-    if (!vmaf || !cfg.pic_cnt || vmaf->pool) return -EINVAL;
-    int err = vmaf_picture_pool_create(&vmaf->pool, cfg.pic_params.pix_fmt, cfg.pic_params.bpc,
-                                       cfg.pic_params.w, cfg.pic_params.h);
-    if (err) return err;
-    vmaf_ctx_pin_pool(vmaf);
-    /* Fill the pool up front: its buffers exist (and are page-locked for a
-     * GPU) before the first frame. Their pages come as the frames fill them. */
-    VmafPicture *pics = calloc(cfg.pic_cnt, sizeof(*pics));
-    if (!pics) return -ENOMEM;
-    for (unsigned i = 0; i < cfg.pic_cnt && !err; i++)
-        err = vmaf_picture_pool_fetch(vmaf->pool, &pics[i]);
-    for (unsigned i = 0; i < cfg.pic_cnt; i++)
-        if (pics[i].ref) vmaf_picture_unref(&pics[i]);
-    free(pics);
-    return err;
-}
-
-int vmaf_ctx_preallocate_device(VmafContext *vmaf, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                                unsigned w, unsigned h)
-{
-    if (vmaf->pool || vmaf->dev_pool || vmaf->started) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, vmaf->started ?
-                 "device pictures must be preallocated before the first picture" :
-                 "pictures were preallocated already");
-        return -EINVAL;
-    }
-    /* In the imported state's context (the caller's, say FFmpeg's), else device 0's. */
-    return evc_picture_pool_create(&vmaf->dev_pool, vmaf->cuda, pix_fmt, bpc, w, h);
-}
-
-int vmaf_ctx_fetch_preallocated(VmafContext *vmaf, VmafPicture *pic)
-{
-    if (vmaf->dev_pool) return evc_picture_pool_fetch(vmaf->dev_pool, pic);
-    return vmaf_fetch_preallocated_picture(vmaf, pic);
-}
-
-VMAF_EXPORT int vmaf_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
-{
-    vmaf_ctx_bind_log(vmaf);
-    if (!vmaf || !pic || !vmaf->pool) return -EINVAL;
-    return vmaf_picture_pool_fetch(vmaf->pool, pic);
-}
-
 VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
 {
     vmaf_ctx_bind_log(vmaf);
     if (!vmaf) return -EINVAL;
-    stop_workers(vmaf);
+    vmaf_sched_destroy(vmaf->cpu);
     vmaf_ctx_destroy_gpu(vmaf);
     vmaf_failover_destroy(vmaf);
-    destroy_instances(vmaf->inst, vmaf->n_reg);
     for (unsigned i = 0; i < vmaf->n_reg; i++) {
         vmaf_dict_free(&vmaf->reg[i].opts);
         free(vmaf->reg[i].identity);
@@ -804,12 +439,6 @@ VMAF_EXPORT int vmaf_close(VmafContext *vmaf)
     vmaf_fc_destroy(vmaf->fc);
     vmaf_picture_pool_close(vmaf->pool);
     evc_picture_pool_close(vmaf->dev_pool);
-    if (vmaf->sync_ok) {
-        pthread_cond_destroy(&vmaf->cond_idle);
-        pthread_cond_destroy(&vmaf->cond_space);
-        pthread_cond_destroy(&vmaf->cond_job);
-        pthread_mutex_destroy(&vmaf->lock);
-    }
     vmaf_log_unregister(vmaf->log_id);
     vmaf_log_bind(0);
     free(vmaf);

@@ -332,6 +332,20 @@ int vmaf_picture_host(const VmafPicture *pic, VmafPicture *host)
     return err;
 }
 
+int vmaf_picture_to_host(VmafPicture *pic)
+{
+    if (!vmaf_picture_device(pic)) return 0;
+    VmafPicture host;
+    const int err = vmaf_picture_host(pic, &host);
+    if (err) {
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "a device picture cannot be read back (%d)", err);
+        return err;
+    }
+    vmaf_picture_unref(pic);
+    *pic = host;
+    return 0;
+}
+
 VMAF_EXPORT int vmaf_picture_unref(VmafPicture *pic)
 {
     if (!pic) return -EINVAL;

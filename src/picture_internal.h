@@ -33,6 +33,11 @@ VmafDevPicture *vmaf_picture_device(const VmafPicture *pic);
  * at the first call (from any thread) and shared by later ones.
  */
 int vmaf_picture_host(const VmafPicture *pic, VmafPicture *host);
+/**
+ * A device picture replaced by its host copy (vmaf_picture_host; the
+ * device picture's reference released); a host picture stays as it is.
+ */
+int vmaf_picture_to_host(VmafPicture *pic);
 
 typedef struct VmafPicturePool VmafPicturePool;
 

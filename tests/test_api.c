@@ -390,6 +390,60 @@ static void test_frames_concluded(void)
 }
 
 /*
+ * exactvmaf_start(): the context starts where the caller says, refuses a
+ * second start, later registrations and pictures of another geometry, and
+ * gives the bits of a context the first picture started.
+ */
+static int start_run(unsigned threads, bool named, double *out, unsigned n_out)
+{
+    enum { N = 4 };
+    static const char *const names[] = { "VMAF_integer_feature_motion2_score",
+                                         "VMAF_integer_feature_adm2_score" };
+    VmafContext *v = NULL;
+    VmafConfiguration cfg = { .log_level = VMAF_LOG_LEVEL_NONE, .n_threads = threads };
+    if (vmaf_init(&v, cfg)) return -1;
+    CHECK(exactvmaf_start(v, VMAF_PIX_FMT_YUV420P, 8, 64, 48) == -EINVAL);  /* nothing registered */
+    int err = vmaf_use_feature(v, "motion", NULL);
+    if (!err) err = vmaf_use_feature(v, "adm", NULL);
+    if (named && !err) {
+        CHECK(exactvmaf_start(v, VMAF_PIX_FMT_YUV420P, 7, 64, 48) == -EINVAL);
+        CHECK(exactvmaf_start(NULL, VMAF_PIX_FMT_YUV420P, 8, 64, 48) == -EINVAL);
+        err = exactvmaf_start(v, VMAF_PIX_FMT_YUV420P, 8, 64, 48);
+        CHECK(err == 0);
+        CHECK(exactvmaf_start(v, VMAF_PIX_FMT_YUV420P, 8, 64, 48) == -EINVAL);
+        CHECK(vmaf_use_feature(v, "psnr", NULL) == -EINVAL);
+        VmafPicture r, s;
+        vmaf_picture_alloc(&r, VMAF_PIX_FMT_YUV420P, 8, 66, 48);
+        vmaf_picture_alloc(&s, VMAF_PIX_FMT_YUV420P, 8, 66, 48);
+        CHECK(vmaf_read_pictures(v, &r, &s, 0) == -EINVAL);
+    }
+    for (unsigned i = 0; !err && i < N; i++) {
+        VmafPicture r, s;
+        vmaf_picture_alloc(&r, VMAF_PIX_FMT_YUV420P, 8, 64, 48);
+        vmaf_picture_alloc(&s, VMAF_PIX_FMT_YUV420P, 8, 64, 48);
+        fill(&r, i * 3, 0);
+        fill(&s, i * 3 + 1, 2);
+        err = vmaf_read_pictures(v, &r, &s, i);
+    }
+    if (!err) err = vmaf_read_pictures(v, NULL, NULL, 0);
+    for (unsigned k = 0, n = 0; !err && k < 2; k++)
+        for (unsigned i = 0; !err && i < N && n < n_out; i++)
+            err = vmaf_feature_score_at_index(v, names[k], &out[n++], i);
+    vmaf_close(v);
+    return err;
+}
+
+static void test_start(void)
+{
+    for (unsigned threads = 0; threads <= 3; threads += 3) {
+        double a[8], b[8];
+        CHECK(start_run(threads, false, a, 8) == 0);
+        CHECK(start_run(threads, true, b, 8) == 0);
+        CHECK(memcmp(a, b, sizeof(a)) == 0);
+    }
+}
+
+/*
  * exactvmaf_backend_resolve(): a named backend stays itself; auto is CUDA
  * exactly where the machine lists a CUDA device (exactvmaf_device_describe),
  * else the CPU with the reason; unknown backends and negative indices are
@@ -447,6 +501,7 @@ int main(void)
     test_tiny_frames_refused();
     test_threads_identical();
     test_frames_concluded();
+    test_start();
     test_device_pictures();
     test_precision_env();
     test_backend_resolve();

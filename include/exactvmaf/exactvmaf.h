@@ -239,6 +239,21 @@ int exactvmaf_planes_used(VmafContext *vmaf, unsigned *mask);
 int exactvmaf_has_temporal(VmafContext *vmaf);
 
 /**
+ * Start the context for pictures of this format and size, at a point the
+ * caller names: the backend's devices are opened, the GPU pipeline and its
+ * twins made, the extractors' instances made and initialised and the
+ * worker threads started here, not inside the first vmaf_read_pictures()
+ * (which starts a context that was not started, from its pictures). The
+ * registrations and settings are fixed from here on, and every picture read
+ * must have this geometry. Call after the features are registered, once.
+ * @return 0, -EINVAL (no feature registered, started already, a geometry
+ *         vmaf_picture_alloc() refuses), or the start's error, which every
+ *         later vmaf_read_pictures() returns too.
+ */
+int exactvmaf_start(VmafContext *vmaf, enum VmafPixelFormat pix_fmt, unsigned bpc,
+                    unsigned w, unsigned h);
+
+/**
  * How many leading frames are complete: *n such that every output of every
  * registered extractor (and so every model's score) is written for each
  * frame read with an index below *n; those values do not change any more.

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/pipeline_internal.h"
+#include "gpu/lane.h"
 #include "log.h"
 
 VMAF_GPU_PROGRAM_DECLARE(common);

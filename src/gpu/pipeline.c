@@ -2,8 +2,9 @@
  * The GPU frame pipeline's life (see pipeline.h): creation, the twins it
  * is handed, the lanes started, each frame's submission (uploads, history
  * and the twins' work queued on its lane), and teardown with the optional
- * profile. The lanes themselves are lane.c's, the queued calls work_log.c's,
- * the planes planes.c's, the threads workers.c's (pipeline_internal.h).
+ * profile: the room's top, calling down into the lanes (lane.c), the queued
+ * calls (work_log.c), the planes (planes.c) and the threads (workers.c);
+ * lane.h lists the files.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -13,7 +14,10 @@
 #include <time.h>
 
 #include "gpu/fault.h"
-#include "gpu/pipeline_internal.h"
+#include "gpu/lane.h"
+#include "gpu/planes.h"
+#include "gpu/work_log.h"
+#include "gpu/workers.h"
 #include "log.h"
 #include "os/os.h"
 #include "picture_internal.h"
@@ -28,17 +32,6 @@ static bool any_prepare(const VmafGpu *gpu)
     for (unsigned t = 0; t < gpu->n_twin; t++)
         if (gpu->twin[t].fex->twin->prepare) return true;
     return false;
-}
-
-void gpu_set_error(VmafGpu *gpu, int err, unsigned seq)
-{
-    pthread_mutex_lock(&gpu->lock);
-    if (!gpu->err || seq < gpu->err_seq) {
-        if (!gpu->err) gpu->err = err;
-        gpu->err_seq = seq;
-    }
-    pthread_cond_broadcast(&gpu->cond_free);
-    pthread_mutex_unlock(&gpu->lock);
 }
 
 /* ---- Creation and the twins handed over ---- */
@@ -115,7 +108,7 @@ unsigned vmaf_gpu_device_count(const VmafGpu *gpu)
 
 const char *vmaf_gpu_backend(const VmafGpu *gpu)
 {
-    return gpu->dev[0]->ops->name;
+    return gpu_backend_name(gpu);
 }
 
 bool vmaf_gpu_fp64(const VmafGpu *gpu)
@@ -123,6 +116,25 @@ bool vmaf_gpu_fp64(const VmafGpu *gpu)
     for (unsigned d = 0; d < gpu->n_dev; d++)
         if (!gpu->dev[d]->ops->has_fp64(gpu->dev[d])) return false;
     return true;
+}
+
+static int pin_buffer(void *arg, void *p, size_t bytes)
+{
+    VmafGpuDev *d = arg;
+    return d->ops->host_register(d, p, bytes);
+}
+
+static void unpin_buffer(void *arg, void *p)
+{
+    VmafGpuDev *d = arg;
+    d->ops->host_unregister(d, p);
+}
+
+void vmaf_gpu_pin_pool(VmafGpu *gpu, VmafPicturePool *pool)
+{
+    if (gpu->pinned && gpu->pinned != pool) vmaf_picture_pool_pin(gpu->pinned, NULL, NULL, NULL);
+    gpu->pinned = pool;
+    vmaf_picture_pool_pin(pool, pin_buffer, unpin_buffer, gpu->dev[0]);
 }
 
 bool vmaf_gpu_runs(const VmafGpu *gpu, const VmafGpuProgram *prog)
@@ -509,6 +521,7 @@ void vmaf_gpu_destroy(VmafGpu *gpu)
             if (gpu->recent[b][k].ref) vmaf_picture_unref(&gpu->recent[b][k]);
     free(gpu->lane);
     free(gpu->order);
+    if (gpu->pinned) vmaf_picture_pool_pin(gpu->pinned, NULL, NULL, NULL);
     close_devices(gpu->dev, gpu->n_dev);
     for (unsigned t = 0; t < gpu->n_twin; t++) free(gpu->twin[t].share_key);
     pthread_cond_destroy(&gpu->cond_prepared);

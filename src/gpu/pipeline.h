@@ -52,7 +52,7 @@
  * (vmaf_gpu_add). The pipeline then calls the twin's lane_init, enqueue and
  * prepare, and the framework's conclusion it was given (VmafGpuConfig),
  * never the framework by name. What a twin calls is in gpu/twin.h; this
- * header is the context's side. pipeline_internal.h lists the files.
+ * header is the context's side. gpu/lane.h lists the files.
  */
 #ifndef EXACTVMAF_GPU_PIPELINE_H
 #define EXACTVMAF_GPU_PIPELINE_H
@@ -93,6 +93,14 @@ int vmaf_gpu_create(VmafGpu **gpu, VmafGpuDev **dev, unsigned n_dev,
 
 /** Device 0 (the backend's name and the devices' count: gpu/twin.h). */
 VmafGpuDev *vmaf_gpu_device(VmafGpu *gpu);
+
+struct VmafPicturePool;
+/**
+ * The pool's picture buffers page-locked on device 0, so that the uploads
+ * copy straight from them, until the pipeline is destroyed (which unpins
+ * them, before its devices close). One pool per pipeline.
+ */
+void vmaf_gpu_pin_pool(VmafGpu *gpu, struct VmafPicturePool *pool);
 /** Whether `prog` has kernels for the pipeline's backend. */
 bool vmaf_gpu_runs(const VmafGpu *gpu, const VmafGpuProgram *prog);
 

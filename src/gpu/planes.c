@@ -10,7 +10,8 @@
 #include <string.h>
 
 #include "gpu/dev_picture.h"
-#include "gpu/pipeline_internal.h"
+#include "gpu/planes.h"
+#include "gpu/work_log.h"
 #include "log.h"
 #include "picture_internal.h"
 

@@ -7,7 +7,7 @@
 #include <errno.h>
 #include <string.h>
 
-#include "gpu/pipeline_internal.h"
+#include "gpu/lane.h"
 
 /* ---- Needs ---- */
 

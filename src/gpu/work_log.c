@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gpu/pipeline_internal.h"
+#include "gpu/work_log.h"
 #include "log.h"
 
 enum { LOG_LAUNCH = 1, LOG_MEMSET, LOG_COPY, LOG_UPLOAD, LOG_DOWNLOAD, LOG_RECORD, LOG_WAIT };
@@ -212,7 +212,7 @@ int gpu_log_flush(VmafGpu *gpu, VmafGpuLane *l)
          * the profile (EXACTVMAF_GPU_PROFILE=1). */
         gpu->n_graph_replayed++;
         vmaf_log(VMAF_LOG_LEVEL_DEBUG, "%s: a frame's work could not be captured as a graph "
-                 "(%d); it was queued call by call", vmaf_gpu_backend(gpu), err);
+                 "(%d); it was queued call by call", gpu_backend_name(gpu), err);
         return 0;
     }
     l->ops->graph_destroy(l->st, l->graph);

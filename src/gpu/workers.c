@@ -11,8 +11,22 @@
 #include <time.h>
 
 #include "gpu/fault.h"
-#include "gpu/pipeline_internal.h"
+#include "gpu/planes.h"
+#include "gpu/workers.h"
 #include "log.h"
+
+/* ---- The pipeline's error ---- */
+
+void gpu_set_error(VmafGpu *gpu, int err, unsigned seq)
+{
+    pthread_mutex_lock(&gpu->lock);
+    if (!gpu->err || seq < gpu->err_seq) {
+        if (!gpu->err) gpu->err = err;
+        gpu->err_seq = seq;
+    }
+    pthread_cond_broadcast(&gpu->cond_free);
+    pthread_mutex_unlock(&gpu->lock);
+}
 
 /* ---- Waiting for a frame, concluding it ---- */
 
@@ -50,7 +64,7 @@ static void conclude_frame(VmafGpu *gpu, VmafGpuLane *l)
 {
     int err = wait_frame(gpu, l, gpu->prof);
     if (err) {
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: frame %u failed on %s", vmaf_gpu_backend(gpu),
+        vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s: frame %u failed on %s", gpu_backend_name(gpu),
                  l->fr.index, l->ops->device_name(l->st));
         gpu_set_error(gpu, err, l->fr.seq);
     }
@@ -65,7 +79,7 @@ static void conclude_frame(VmafGpu *gpu, VmafGpuLane *l)
         if (gpu->prof) gpu->twin[t].conclude_ms += gpu_now_ms() - t0;
         if (err) {
             vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (%s) failed on frame %u (%s)",
-                     tr->fex->desc->name, vmaf_gpu_backend(gpu), l->fr.index, strerror(-err));
+                     tr->fex->desc->name, gpu_backend_name(gpu), l->fr.index, strerror(-err));
             gpu_set_error(gpu, err, l->fr.seq);
             break;
         }
@@ -103,7 +117,7 @@ void *gpu_worker_main(void *arg)
             if (gpu->prof) prep_ms[t] = gpu_now_ms() - t0;
             if (err) {
                 vmaf_log(VMAF_LOG_LEVEL_ERROR, "%s (%s) failed on frame %u (%s)",
-                         tr->fex->desc->name, vmaf_gpu_backend(gpu), l->fr.index,
+                         tr->fex->desc->name, gpu_backend_name(gpu), l->fr.index,
                          strerror(-err));
                 gpu_set_error(gpu, err, l->fr.seq);
             }

@@ -1,7 +1,10 @@
 /*
  * libvmaf's CUDA API (include/libvmaf/libvmaf_cuda.h) on exactvmaf's CUDA
- * plumbing. Built in every configuration; without CUDA kernels the state
- * functions fail with -ENOSYS and say why.
+ * plumbing: the CUDA state and caller's frames. Built in every
+ * configuration; without CUDA kernels the state functions fail with
+ * -ENOSYS and say why. The calls that take a context are the context's
+ * (vmaf_cuda_import_state in src/context_settings.c, the preallocated
+ * pictures in src/context_pictures.c).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -10,7 +13,6 @@
 #include "libvmaf/libvmaf.h"
 #include "libvmaf/libvmaf_cuda.h"
 #include "exactvmaf/exactvmaf.h"
-#include "context.h"
 #include "log.h"
 #include "cuda_backend.h"
 
@@ -138,45 +140,3 @@ VMAF_EXPORT int vmaf_cuda_state_init(VmafCudaState **cu_state, VmafCudaConfigura
 }
 
 #endif
-
-VMAF_EXPORT int vmaf_cuda_import_state(VmafContext *vmaf, VmafCudaState *cu_state)
-{
-    vmaf_ctx_bind_log(vmaf);
-    if (!vmaf || !cu_state) return -EINVAL;
-    return vmaf_ctx_import_cuda(vmaf, cu_state);
-}
-
-VMAF_EXPORT int vmaf_cuda_preallocate_pictures(VmafContext *vmaf,
-                                               VmafCudaPictureConfiguration cfg)
-{
-    vmaf_ctx_bind_log(vmaf);
-    if (!vmaf) return -EINVAL;
-    switch (cfg.pic_prealloc_method) {
-    case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_NONE:
-    case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST:
-    case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_HOST_PINNED:
-        break;
-    case VMAF_CUDA_PICTURE_PREALLOCATION_METHOD_DEVICE:
-        return vmaf_ctx_preallocate_device(vmaf, cfg.pic_params.pix_fmt, cfg.pic_params.bpc,
-                                           cfg.pic_params.w, cfg.pic_params.h);
-    default:
-        vmaf_log(VMAF_LOG_LEVEL_ERROR, "cuda: unknown picture preallocation method %d",
-                 (int)cfg.pic_prealloc_method);
-        return -EINVAL;
-    }
-    /* Host pictures are reference counted and freed when the library is done
-     * with them, so the pool needs no fixed size. */
-    VmafPictureConfiguration pc = { .pic_cnt = 1 };
-    pc.pic_params.w = cfg.pic_params.w;
-    pc.pic_params.h = cfg.pic_params.h;
-    pc.pic_params.bpc = cfg.pic_params.bpc;
-    pc.pic_params.pix_fmt = cfg.pic_params.pix_fmt;
-    return vmaf_preallocate_pictures(vmaf, pc);
-}
-
-VMAF_EXPORT int vmaf_cuda_fetch_preallocated_picture(VmafContext *vmaf, VmafPicture *pic)
-{
-    vmaf_ctx_bind_log(vmaf);
-    if (!vmaf || !pic) return -EINVAL;
-    return vmaf_ctx_fetch_preallocated(vmaf, pic);
-}

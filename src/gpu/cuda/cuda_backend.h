@@ -49,12 +49,4 @@ int evc_picture_pool_create(EvcPicturePool **pool, VmafCudaState *st,
 int evc_picture_pool_fetch(EvcPicturePool *pool, VmafPicture *pic);
 void evc_picture_pool_close(EvcPicturePool *pool);
 
-/** Context side of vmaf_cuda_import_state() (libvmaf.c). */
-int vmaf_ctx_import_cuda(VmafContext *vmaf, VmafCudaState *state);
-/** Context side of vmaf_cuda_preallocate_pictures() with METHOD_DEVICE (libvmaf.c). */
-int vmaf_ctx_preallocate_device(VmafContext *vmaf, enum VmafPixelFormat pix_fmt, unsigned bpc,
-                                unsigned w, unsigned h);
-/** A picture of the context's device pool, else of its host pool. */
-int vmaf_ctx_fetch_preallocated(VmafContext *vmaf, VmafPicture *pic);
-
 #endif

@@ -1,17 +1,20 @@
 /*
- * The GPU frame pipeline's own state, shared by its files and seen by no
- * one else: the pipeline (VmafGpu), its lanes (VmafGpuLane), the twins it
- * runs, and the functions one part of it calls in another.
+ * The GPU frame pipeline's state, below every file of it: the pipeline
+ * (VmafGpu), its lanes (VmafGpuLane), the twins it runs, and a lane's
+ * making (lane.c). Seen by no one outside src/gpu/. The files, from the
+ * bottom up; each includes the headers of those below it, none above:
  *
- *   pipeline.c   creation, the twins handed over, start, submission,
- *                history, teardown and the profile
  *   lane.c       one lane: its queue, events, planes and buffers, the
- *                memory arena its buffers are carved from
- *   work_log.c   a lane's queued calls: the work log, graph replay
- *   planes.c     a frame's planes on its lane: uploads, float conversion,
- *                device pictures, priming
- *   workers.c    the completion thread and the prepare workers
+ *                memory arena its buffers are carved from (this header)
  *   twin_init.c  what a twin's init declares, shared passes, its options
+ *   work_log.c   a lane's queued calls: the work log, graph replay
+ *                (work_log.h)
+ *   planes.c     a frame's planes on its lane: uploads, float conversion,
+ *                device pictures, priming (planes.h)
+ *   workers.c    the completion thread, the prepare workers, the
+ *                pipeline's error (workers.h)
+ *   pipeline.c   on top: creation, the twins handed over, start,
+ *                submission, history, teardown and the profile
  *
  * Threads: the caller's thread submits (uploads and queues kernels); one
  * completion thread waits for each frame's lane in submission order and
@@ -20,8 +23,8 @@
  * the frame it queues, conclude that of the frame it concludes, and any
  * host state the two share must be the twin's own affair (none does).
  */
-#ifndef EXACTVMAF_GPU_PIPELINE_INTERNAL_H
-#define EXACTVMAF_GPU_PIPELINE_INTERNAL_H
+#ifndef EXACTVMAF_GPU_LANE_H
+#define EXACTVMAF_GPU_LANE_H
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -32,6 +35,7 @@
 #include "feature/extractor.h"
 #include "gpu/pipeline.h"
 #include "gpu/twin.h"
+#include "picture_internal.h"
 
 #define MAX_TWINS 32
 /* Most prepare workers per pipeline. */
@@ -139,6 +143,7 @@ struct VmafGpu {
     unsigned dev_count[VMAF_GPU_MAX_DEVICES];   /* frames submitted per device */
     VmafGpuLane **order;            /* lane of submission seq, ring of n_lanes */
     VmafPicture recent[VMAF_GPU_MAX_HISTORY][2];    /* last pictures, for priming */
+    VmafPicturePool *pinned;        /* a pool page-locked on device 0 (vmaf_gpu_pin_pool) */
     unsigned n_recent;
 
     pthread_mutex_t lock;
@@ -210,31 +215,18 @@ static inline double gpu_now_ms(void)
     return (double)t.tv_sec * 1e3 + (double)t.tv_nsec * 1e-6;
 }
 
-/* ---- Across the files ---- */
+/* The backend's name ("cuda", "opencl"): vmaf_gpu_backend() below the pipeline. */
+static inline const char *gpu_backend_name(const VmafGpu *gpu)
+{
+    return gpu->dev[0]->ops->name;
+}
 
-/* pipeline.c: record the pipeline's error; frames from seq on are dropped. */
-void gpu_set_error(VmafGpu *gpu, int err, unsigned seq);
+/* ---- lane.c ---- */
 
-/* lane.c: one lane on device `dev` (stream, events, planes, every twin's
- * buffers); `like`, a lane made before, sizes its arena. */
+/* One lane on device `dev` (stream, events, planes, every twin's buffers);
+ * `like`, a lane made before, sizes its arena. */
 int gpu_lane_create(VmafGpu *gpu, VmafGpuLane *l, unsigned id, unsigned dev,
                     const VmafGpuLane *like);
 void gpu_lane_free(VmafGpuLane *l);
-
-/* work_log.c: an event recorded or waited for on the lane's queue (logged
- * while the twins queue); the twins' part of a frame sent to the device. */
-int gpu_lane_record(VmafGpuLane *l, VmafGpuEvent *e);
-int gpu_lane_wait(VmafGpuLane *l, VmafGpuEvent *e);
-int gpu_log_flush(VmafGpu *gpu, VmafGpuLane *l);
-
-/* planes.c: the declared planes of pic (ref, dist) into dst on the lane's
- * queue; the pictures a lane holds, released. */
-int gpu_upload_planes(VmafGpu *gpu, VmafGpuLane *l, const VmafPicture *const pic[2],
-                      VmafGpuPtr dst[2][3]);
-void gpu_release_pictures(VmafGpuLane *l);
-
-/* workers.c: the threads' bodies (arg: the pipeline). */
-void *gpu_worker_main(void *arg);
-void *gpu_completion_main(void *arg);
 
 #endif
