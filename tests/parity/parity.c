@@ -862,14 +862,16 @@ int main(int argc, char **argv)
         printf("backend cuda: %s\n", evc_state_device_name(keep));
     } else if (test_backend == EXACTVMAF_BACKEND_OPENCL) {
         char line[512];
+        /* The device the runs take: the one named, else the library's
+         * default (the first GPU), which need not be 0 (PoCL's CPU device
+         * may come first). Described and held open as one. */
         unsigned dev = test_device && !strchr(test_device, ':') ? (unsigned)atoi(test_device) : 0;
 #if EXACTVMAF_HAVE_OPENCL
-        /* No device named: the runs take the library's default (the first
-         * GPU), which need not be 0 (PoCL's CPU device may come first). */
-        int flat_default = 0;
-        char why_default[256] = "";
-        if (!test_device && !evl_device_default(&flat_default, why_default, sizeof(why_default)))
-            dev = (unsigned)flat_default;
+        int flat = 0;
+        char why[256] = "";
+        const int herr = test_device ? evl_device_parse(test_device, &flat)
+                                     : evl_device_default(&flat, why, sizeof(why));
+        if (!herr) dev = (unsigned)flat;
 #endif
         if (exactvmaf_device_describe(EXACTVMAF_BACKEND_OPENCL, dev, line, sizeof(line))) {
             return no_device("no usable OpenCL device on this machine%s%s", *line ? ": " : "",
@@ -879,10 +881,6 @@ int main(int argc, char **argv)
 #if EXACTVMAF_HAVE_OPENCL
         /* Held for the whole run: every run's open of the device shares its
          * context and built programs (a build per program, not per run). */
-        int flat = 0;
-        char why[256] = "";
-        const int herr = test_device ? evl_device_parse(test_device, &flat)
-                                     : evl_device_default(&flat, why, sizeof(why));
         if (herr || evl_device_open(&ocl_keep, flat,
                                     test_fp64 == EXACTVMAF_FP64_OFF ? EVL_FP64_OFF : EVL_FP64_AUTO,
                                     why, sizeof(why)))
