@@ -18,6 +18,27 @@
 #include <immintrin.h>
 #endif
 
+/* The scalar scans (the C build's, and the vector builds' tails): the
+ * positions x = from..to (left) or from down to to (right) whose value is at
+ * most (at least) the pivot, appended to buf after its first n. */
+static inline int scan_left(const float *a, int x, int to, float pivot, int *buf, int n)
+{
+    for (; x <= to; x++) {
+        buf[n] = x;
+        n += a[x] <= pivot;
+    }
+    return n;
+}
+
+static inline int scan_right(const float *a, int x, int to, float pivot, int *buf, int n)
+{
+    for (; x >= to; x--) {
+        buf[n] = x;
+        n += a[x] >= pivot;
+    }
+    return n;
+}
+
 #if EV_SIMD_IS_AVX2
 /* For each 8-bit lane mask, the set lanes ascending, one per byte. */
 static const uint64_t set_lanes[256] = {
@@ -103,11 +124,7 @@ static int stoppers_left(const float *a, int from, int to, float pivot, int *buf
                             _mm256_add_epi32(_mm256_set1_epi32(x), lanes_of(m)));
         n += __builtin_popcount(m);
     }
-    for (; x <= to; x++) {
-        buf[n] = x;
-        n += a[x] <= pivot;
-    }
-    return n;
+    return scan_left(a, x, to, pivot, buf, n);
 }
 
 static int stoppers_right(const float *a, int from, int to, float pivot, int *buf)
@@ -122,11 +139,7 @@ static int stoppers_right(const float *a, int from, int to, float pivot, int *bu
                             _mm256_sub_epi32(_mm256_set1_epi32(x), lanes_of(m)));
         n += __builtin_popcount(m);
     }
-    for (; x >= to; x--) {
-        buf[n] = x;
-        n += a[x] >= pivot;
-    }
-    return n;
+    return scan_right(a, x, to, pivot, buf, n);
 }
 #elif EV_SIMD_IS_AVX512
 static int stoppers_left(const float *a, int from, int to, float pivot, int *buf)
@@ -140,11 +153,7 @@ static int stoppers_left(const float *a, int from, int to, float pivot, int *buf
         _mm512_storeu_si512(buf + n, _mm512_maskz_compress_epi32(m, pos));
         n += __builtin_popcount(m);
     }
-    for (; x <= to; x++) {
-        buf[n] = x;
-        n += a[x] <= pivot;
-    }
-    return n;
+    return scan_left(a, x, to, pivot, buf, n);
 }
 
 static int stoppers_right(const float *a, int from, int to, float pivot, int *buf)
@@ -160,31 +169,17 @@ static int stoppers_right(const float *a, int from, int to, float pivot, int *bu
         _mm512_storeu_si512(buf + n, _mm512_maskz_compress_epi32(m, pos));
         n += __builtin_popcount(m);
     }
-    for (; x >= to; x--) {
-        buf[n] = x;
-        n += a[x] >= pivot;
-    }
-    return n;
+    return scan_right(a, x, to, pivot, buf, n);
 }
 #else
 static int stoppers_left(const float *a, int from, int to, float pivot, int *buf)
 {
-    int n = 0;
-    for (int x = from; x <= to; x++) {
-        buf[n] = x;
-        n += a[x] <= pivot;
-    }
-    return n;
+    return scan_left(a, from, to, pivot, buf, 0);
 }
 
 static int stoppers_right(const float *a, int from, int to, float pivot, int *buf)
 {
-    int n = 0;
-    for (int x = from; x >= to; x--) {
-        buf[n] = x;
-        n += a[x] >= pivot;
-    }
-    return n;
+    return scan_right(a, from, to, pivot, buf, 0);
 }
 #endif
 
