@@ -84,13 +84,15 @@ static inline uint32_t horz(const int32_t *restrict yh, const int32_t *restrict 
     return sum;
 }
 
-static inline void pad2(int32_t *y, int w)
-{
-    y[-1] = y[1];
-    y[-2] = y[2];
-    y[w] = y[w - 2];
-    y[w + 1] = y[w - 3];
-}
+/* The row's two mirrored samples at each end, for the 5-tap pass (the
+ * int32 halves here, NEON's int16 ones below). */
+#define PAD2(y, w)                                                                          \
+    do {                                                                                    \
+        (y)[-1] = (y)[1];                                                                   \
+        (y)[-2] = (y)[2];                                                                   \
+        (y)[(w)] = (y)[(w) - 2];                                                            \
+        (y)[(w) + 1] = (y)[(w) - 3];                                                        \
+    } while (0)
 
 /* The body of the fast kernel, built for the baseline instruction set, AVX2
  * and AVX-512 (the same integer operations; only the vector width differs). */
@@ -125,8 +127,8 @@ sad_fast(const void *prev, ptrdiff_t prev_stride, const void *cur, ptrdiff_t cur
                            (const uint16_t *)(const void *)c[4], s->yh, s->yl, w, bpc);
         if (!any)
             continue;
-        pad2(s->yh, w);
-        pad2(s->yl, w);
+        PAD2(s->yh, w);
+        PAD2(s->yl, w);
         sad += horz(s->yh, s->yl, w);
     }
     return sad;
@@ -185,14 +187,6 @@ static int32_t neon_vert_u8(const uint8_t *const p[IMOTION_TAPS], const uint8_t 
         any |= y;
     }
     return any;
-}
-
-static inline void neon_pad2(int16_t *y, int w)
-{
-    y[-1] = y[1];
-    y[-2] = y[2];
-    y[w] = y[w - 2];
-    y[w + 1] = y[w - 3];
 }
 
 /* Horizontal taps of 8 columns of a padded int16 row: the low and high
@@ -259,8 +253,8 @@ static uint64_t sad_neon(const void *prev, ptrdiff_t prev_stride, const void *cu
         /* A row whose vertical results are all zero adds zero. */
         if (!neon_vert_u8(p, c, yh, yl, w))
             continue;
-        neon_pad2(yh, w);
-        neon_pad2(yl, w);
+        PAD2(yh, w);
+        PAD2(yl, w);
         sad += neon_horz(yh, yl, w);
     }
     return sad;

@@ -303,7 +303,7 @@ static inline void decimate_horz(const uint16_t *f, int r, const uint32_t *restr
 }
 
 static void row_sums(const IvifTaps *t, const IvifScratch *s, const IvifGainLimits *gl,
-                          const uint16_t *log2_table, IvifAccum *acc)
+                     const uint16_t *log2_table, IvifAccum *acc)
 {
     filter_row(t, s, &s->row);
     ivif_stat_row_c(&s->row, t->w, gl, log2_table, acc);
